@@ -1,0 +1,150 @@
+// unpool: max pooling with argmax indices, max unpooling and their backward
+// passes, with exactly PyTorch's CPU semantics.
+//
+// Every entry point validates all of its arguments before it writes anything,
+// and reports problems as a Status plus a message that names the op, the
+// parameter and the value. Nothing throws. Buffers belong to the caller: ask
+// the *_shape function for the output shape, allocate, then run the op.
+//
+// Layout is contiguous NC + spatial (NCL, NCHW, NCDHW), or C + spatial for
+// unbatched input. Indices are flat offsets inside one (n, c) plane of the
+// unpadded input (pool) or of the output (unpool): `d * H * W + h * W + w`.
+#ifndef UNPOOL_UNPOOL_H_
+#define UNPOOL_UNPOOL_H_
+
+#include <cstdint>
+#include <string>
+
+namespace unpool {
+
+// Result of every entry point. The numeric values are part of the JS API.
+enum class Status : int32_t {
+  kOk = 0,
+  kInvalidArgument = 1,     // a parameter (kernel, stride, padding, ...) is bad
+  kInvalidShape = 2,        // a tensor has the wrong rank, an empty dim, or
+                            // does not match another tensor
+  kInvalidIndex = 3,        // an index lies outside its plane
+  kOutputSizeOutOfRange = 4,  // unpool outputSize outside the valid range
+  kTooLarge = 5,            // a size overflows 64-bit arithmetic or the
+                            // chosen index type
+};
+
+// Short stable name of a status ("ok", "invalid_argument", ...).
+const char* status_name(Status status);
+
+enum class DType : int32_t { kFloat32 = 0, kFloat64 = 1 };
+enum class IndexType : int32_t { kInt32 = 0, kInt64 = 1 };
+
+constexpr int kMaxSpatialDims = 3;
+constexpr int kMaxRank = kMaxSpatialDims + 2;
+
+// A tensor shape, outermost dimension first.
+struct Shape {
+  int32_t rank = 0;
+  int64_t dims[kMaxRank] = {};
+};
+
+// Number of elements of `shape`, or -1 when that overflows int64.
+int64_t numel(const Shape& shape);
+
+// A size argument as the user gave it: `count` = 1 means one value for every
+// spatial dimension, `count` = number of spatial dims gives one per dim, and
+// `count` = 0 means "not given" (the op's default). Any other count is an
+// error reported by the op.
+struct SizeArg {
+  int32_t count = 0;
+  int64_t values[kMaxSpatialDims] = {};
+};
+
+// Arguments of max_pool{1,2,3}d. `stride` defaults to `kernel`, `padding` to
+// 0 and `dilation` to 1.
+struct PoolParams {
+  int32_t dims = 2;  // spatial dimensions: 1, 2 or 3
+  SizeArg kernel;
+  SizeArg stride;
+  SizeArg padding;
+  SizeArg dilation;
+  bool ceil_mode = false;
+};
+
+// Arguments of max_unpool{1,2,3}d. `stride` defaults to `kernel`, `padding`
+// to 0. `output_size_count` = -1 selects the default output size
+// `(in - 1) * stride + kernel - 2 * padding`; otherwise `output_size` holds
+// `output_size_count` entries: one per spatial dim, optionally preceded by N
+// and C (`dims + 2` entries) or, for unbatched input, by C (`dims + 1`).
+// Leading N/C entries are ignored, as in PyTorch.
+struct UnpoolParams {
+  int32_t dims = 2;
+  SizeArg kernel;
+  SizeArg stride;
+  SizeArg padding;
+  int32_t output_size_count = -1;
+  int64_t output_size[kMaxRank] = {};
+};
+
+// Valid unpool output size of one spatial dim, inclusive.
+struct SizeRange {
+  int64_t min = 0;
+  int64_t max = 0;
+};
+
+// ---- max pool -------------------------------------------------------------
+
+// Validates `params` and `input`, and stores the shape of the pooled output
+// (also the shape of the indices) in `output`.
+Status max_pool_shape(const PoolParams& params, const Shape& input,
+                      Shape* output, std::string* error);
+
+// Pools `x` (shape `input`, type `dtype`) into `y` and `indices`, both of the
+// shape given by max_pool_shape. First maximum wins ties; NaN wins and the
+// last NaN of a window gives the index. A window lying wholly in padding
+// gives -inf and the offset of its first (virtual) position, as PyTorch.
+Status max_pool(const PoolParams& params, const Shape& input, DType dtype,
+                const void* x, void* y, IndexType index_type, void* indices,
+                std::string* error);
+
+// ---- max unpool -----------------------------------------------------------
+
+// Validates and stores the unpooled shape in `output`.
+Status max_unpool_shape(const UnpoolParams& params, const Shape& input,
+                        Shape* output, std::string* error);
+
+// The valid output size per spatial dim of unpooling `input` with `params`
+// (`output_size_count` is ignored). `ranges` receives `params.dims` entries.
+Status max_unpool_output_range(const UnpoolParams& params, const Shape& input,
+                               SizeRange* ranges, std::string* error);
+
+// Writes zeros to `y` then `y[plane][indices[i]] = x[i]` in order, so the
+// later of duplicate indices wins. `indices` has the shape of `input`.
+Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
+                  const void* x, IndexType index_type, const void* indices,
+                  void* y, std::string* error);
+
+// ---- backward passes ------------------------------------------------------
+
+// Gradient of max_pool w.r.t. its input: zeros, then
+// `grad_input[plane][indices[o]] += grad_output[o]` in output order.
+// `input_shape` is the shape of the pooled input (and of `grad_input`);
+// `grad_output` and `indices` have shape `output_shape`.
+// With `params.kernel.count` > 0 the pool geometry is known: the output shape
+// is checked against it, and windows that lie wholly in padding (whose index
+// points outside the plane) contribute nothing. With `params.kernel.count` ==
+// 0 only `params.dims` is used and every index must lie inside the plane.
+Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
+                         const Shape& output_shape, DType dtype,
+                         const void* grad_output, IndexType index_type,
+                         const void* indices, void* grad_input,
+                         std::string* error);
+
+// Gradient of max_unpool w.r.t. its input, a gather:
+// `grad_input[i] = grad_output[plane][indices[i]]`. `grad_input` has the
+// shape of `indices`; `grad_output` has the unpooled shape.
+Status max_unpool_backward(int32_t dims, const Shape& grad_output_shape,
+                           const Shape& indices_shape, DType dtype,
+                           const void* grad_output, IndexType index_type,
+                           const void* indices, void* grad_input,
+                           std::string* error);
+
+}  // namespace unpool
+
+#endif  // UNPOOL_UNPOOL_H_

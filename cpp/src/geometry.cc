@@ -1,0 +1,418 @@
+#include "geometry.h"
+
+#include "dispatch.h"
+
+#include <sstream>
+
+namespace unpool {
+namespace internal {
+namespace {
+
+Check fail(Status s, const std::string& msg) { return Check{s, msg}; }
+
+// a * b * c ... <= limit, without overflowing. Factors are >= 0.
+bool product_within(const int64_t* v, int n, int64_t limit) {
+  for (int i = 0; i < n; ++i) {
+    if (v[i] == 0) return true;
+  }
+  int64_t r = 1;
+  for (int i = 0; i < n; ++i) {
+    if (v[i] != 0 && r > limit / v[i]) return false;
+    r *= v[i];
+  }
+  return true;
+}
+
+// "kernelSize" or "kernelSize[1]": index only when the user gave a list.
+std::string arg_name(const char* name, const SizeArg& a, int i) {
+  if (a.count <= 1) return name;
+  return std::string(name) + "[" + std::to_string(i) + "]";
+}
+
+// Expands `a` into the last `dims` entries of `out` (D, H, W order). A
+// missing argument takes `fallback` (itself already expanded) when given,
+// else `dflt`. Values must be >= `min` and <= kMaxSize.
+Check resolve(const std::string& op, const char* name, const SizeArg& a,
+              int32_t dims, int64_t min, int64_t dflt, const int64_t* fallback,
+              bool required, int64_t out[3]) {
+  if (a.count == 0 && required) {
+    return fail(Status::kInvalidArgument, op + ": " + name + " is required");
+  }
+  if (a.count != 0 && a.count != 1 && a.count != dims) {
+    std::ostringstream m;
+    m << op << ": " << name << " must have 1";
+    if (dims > 1) m << " or " << dims;
+    m << (dims > 1 ? " entries" : " entry") << ", got " << a.count;
+    return fail(Status::kInvalidArgument, m.str());
+  }
+  for (int i = 0; i < dims; ++i) {
+    const int slot = 3 - dims + i;
+    if (a.count == 0) {
+      out[slot] = fallback ? fallback[slot] : dflt;
+      continue;
+    }
+    const int64_t v = a.values[a.count == 1 ? 0 : i];
+    const std::string n = arg_name(name, a, i);
+    if (v < min) {
+      return fail(Status::kInvalidArgument, op + ": " + n + "=" +
+                                                std::to_string(v) + " must be >= " +
+                                                std::to_string(min));
+    }
+    if (v > kMaxSize) {
+      return fail(Status::kTooLarge, op + ": " + n + "=" + std::to_string(v) +
+                                         " exceeds the limit " +
+                                         std::to_string(kMaxSize));
+    }
+    out[slot] = v;
+  }
+  return {};
+}
+
+Check check_dims_value(const char* op, int32_t dims) {
+  if (dims < 1 || dims > kMaxSpatialDims) {
+    return fail(Status::kInvalidArgument, std::string(op) + ": dims=" +
+                                              std::to_string(dims) +
+                                              " must be 1, 2 or 3");
+  }
+  return {};
+}
+
+// Dims of `shape` must be positive except dim 0 when `first_may_be_empty`,
+// and none may exceed kMaxSize. Fills planes and the spatial sizes.
+Check read_input(const std::string& op, const char* name, int32_t dims,
+                 const Shape& shape, bool first_may_be_empty, Geometry* g) {
+  for (int i = 0; i < shape.rank; ++i) {
+    const int64_t v = shape.dims[i];
+    if (v < 0 || v > kMaxSize) {
+      return fail(v < 0 ? Status::kInvalidShape : Status::kTooLarge,
+                  op + ": " + name + " shape " + shape_string(shape) +
+                      " has dimension " + std::to_string(i) + " = " +
+                      std::to_string(v) + " outside 0.." +
+                      std::to_string(kMaxSize));
+    }
+    if (v == 0 && !(i == 0 && first_may_be_empty)) {
+      return fail(Status::kInvalidShape,
+                  op + ": " + name + " shape " + shape_string(shape) +
+                      " has an empty dimension " + std::to_string(i) +
+                      " (only the batch dimension may be 0)");
+    }
+  }
+  const int lead = shape.rank - dims;
+  // Bytes of the largest element type must stay addressable with int64.
+  if (!product_within(shape.dims, shape.rank, INT64_MAX / 8)) {
+    return fail(Status::kTooLarge,
+                op + ": " + name + " shape " + shape_string(shape) +
+                    " has more elements than 64-bit offsets can address");
+  }
+  g->planes = 1;
+  for (int i = 0; i < lead; ++i) g->planes *= shape.dims[i];
+  for (int i = 0; i < dims; ++i) g->in[3 - dims + i] = shape.dims[lead + i];
+  return {};
+}
+
+// Floor division for a positive divisor (PyTorch's div_rtn).
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && (a < 0)) --q;
+  return q;
+}
+
+// Output shape: the leading (N, C) dims of `input`, then `out`.
+Shape make_output(const Shape& input, int32_t dims, const int64_t out[3]) {
+  Shape s = input;
+  for (int i = 0; i < dims; ++i) s.dims[s.rank - dims + i] = out[3 - dims + i];
+  return s;
+}
+
+Check check_output_numel(const std::string& op, const Geometry& g,
+                         const Shape& out) {
+  const int64_t all[4] = {g.planes, g.out[0], g.out[1], g.out[2]};
+  if (!product_within(all + 1, 3, INT64_MAX / 8) ||
+      !product_within(all, 4, INT64_MAX / 8)) {
+    return fail(Status::kTooLarge,
+                op + ": output shape " + shape_string(out) +
+                    " has more elements than 64-bit offsets can address");
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string op_name(const char* base, int32_t dims) {
+  std::string b(base);
+  const size_t pos = b.find('#');
+  const std::string d = (dims >= 1 && dims <= 3) ? std::to_string(dims) : "";
+  return pos == std::string::npos ? b : b.replace(pos, 1, d);
+}
+
+std::string shape_string(const Shape& s) {
+  std::string r = "[";
+  for (int i = 0; i < s.rank && i < kMaxRank; ++i) {
+    if (i) r += ", ";
+    r += std::to_string(s.dims[i]);
+  }
+  return r + "]";
+}
+
+Check check_rank(const char* op, const char* name, int32_t dims,
+                 const Shape& shape) {
+  if (shape.rank == dims + 1 || shape.rank == dims + 2) return {};
+  static const char* const kSpatial[] = {"L", "H, W", "D, H, W"};
+  std::ostringstream m;
+  m << op << ": " << name << " must have rank " << dims + 1 << " (C, "
+    << kSpatial[dims - 1] << ") or " << dims + 2 << " (N, C, "
+    << kSpatial[dims - 1] << "), got rank " << shape.rank;
+  if (shape.rank >= 0 && shape.rank <= kMaxRank) m << " " << shape_string(shape);
+  return fail(Status::kInvalidShape, m.str());
+}
+
+Check check_index_type(const char* op, IndexType t, int64_t limit) {
+  if (t == IndexType::kInt32 && limit > INT32_MAX) {
+    return fail(Status::kTooLarge,
+                std::string(op) + ": indexType int32 cannot hold offsets up to " +
+                    std::to_string(limit - 1) + "; use int64");
+  }
+  if (t != IndexType::kInt32 && t != IndexType::kInt64) {
+    return fail(Status::kInvalidArgument,
+                std::string(op) + ": indexType=" +
+                    std::to_string(static_cast<int>(t)) + " is not int32 or int64");
+  }
+  return {};
+}
+
+Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
+                Geometry* g, Shape* output) {
+  const std::string op = op_c;
+  Check c = check_dims_value(op_c, p.dims);
+  if (!c.ok()) return c;
+  const int dims = p.dims;
+  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true,
+                    g->kernel)).ok() ||
+      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false,
+                    g->stride)).ok() ||
+      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false,
+                    g->pad)).ok() ||
+      !(c = resolve(op, "dilation", p.dilation, dims, 1, 1, nullptr, false,
+                    g->dilation)).ok() ||
+      !(c = check_rank(op_c, "input", dims, input)).ok() ||
+      !(c = read_input(op, "input", dims, input, input.rank == dims + 2, g))
+           .ok()) {
+    return c;
+  }
+  for (int i = 3 - dims; i < 3; ++i) {
+    const int u = i - (3 - dims);  // the user's index of this dim
+    if (g->pad[i] > g->kernel[i] / 2) {
+      return fail(Status::kInvalidArgument,
+                  op + ": " + arg_name("padding", p.padding, u) + "=" +
+                      std::to_string(g->pad[i]) +
+                      " must be at most half of kernelSize " +
+                      std::to_string(g->kernel[i]));
+    }
+    const int64_t s = g->stride[i];
+    int64_t o = floor_div(g->in[i] + 2 * g->pad[i] -
+                              g->dilation[i] * (g->kernel[i] - 1) - 1 +
+                              (p.ceil_mode ? s - 1 : 0),
+                          s) +
+                1;
+    // ceil_mode: the last window must start inside the input or left padding.
+    if (p.ceil_mode && (o - 1) * s >= g->in[i] + g->pad[i]) --o;
+    if (o < 1) {
+      std::ostringstream m;
+      m << op << ": output size " << o << " in spatial dim " << u
+        << " is too small (input " << g->in[i] << ", kernelSize "
+        << g->kernel[i] << ", stride " << s << ", padding " << g->pad[i]
+        << ", dilation " << g->dilation[i] << ")";
+      return fail(Status::kInvalidShape, m.str());
+    }
+    g->out[i] = o;
+  }
+  *output = make_output(input, dims, g->out);
+  return check_output_numel(op, *g, *output);
+}
+
+namespace {
+
+// Resolves an unpool's kernel, stride, padding and input, and the default
+// output size per dim (in g->out).
+Check plan_unpool_common(const std::string& op, const UnpoolParams& p,
+                         const Shape& input, Geometry* g) {
+  Check c = check_dims_value(op.c_str(), p.dims);
+  if (!c.ok()) return c;
+  const int dims = p.dims;
+  // Unlike PyTorch, kernel/stride <= 0 and negative padding are errors.
+  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true,
+                    g->kernel)).ok() ||
+      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false,
+                    g->stride)).ok() ||
+      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false,
+                    g->pad)).ok() ||
+      !(c = check_rank(op.c_str(), "input", dims, input)).ok() ||
+      !(c = read_input(op, "input", dims, input, true, g)).ok()) {
+    return c;
+  }
+  for (int i = 3 - dims; i < 3; ++i) {
+    g->out[i] = (g->in[i] - 1) * g->stride[i] + g->kernel[i] - 2 * g->pad[i];
+  }
+  return {};
+}
+
+std::string geometry_text(const Geometry& g, int i) {
+  return "input " + std::to_string(g.in[i]) + ", kernel " +
+         std::to_string(g.kernel[i]) + ", stride " +
+         std::to_string(g.stride[i]) + ", padding " + std::to_string(g.pad[i]);
+}
+
+SizeRange range_of(const Geometry& g, int i) {
+  const int64_t dflt = g.out[i];
+  SizeRange r{dflt - g.stride[i] + 1, dflt + g.stride[i] - 1};
+  if (r.min < 1) r.min = 1;
+  if (r.max > kMaxSize) r.max = kMaxSize;
+  return r;
+}
+
+}  // namespace
+
+Check unpool_ranges(const char* op_c, const UnpoolParams& p,
+                    const Shape& input, SizeRange* ranges) {
+  const std::string op = op_c;
+  Geometry g;
+  Check c = plan_unpool_common(op, p, input, &g);
+  if (!c.ok()) return c;
+  for (int i = 3 - p.dims; i < 3; ++i) {
+    const SizeRange r = range_of(g, i);
+    if (r.max < r.min) {
+      return fail(Status::kOutputSizeOutOfRange,
+                  op + ": no output size is valid in spatial dim " +
+                      std::to_string(i - (3 - p.dims)) + " (" +
+                      geometry_text(g, i) + ")");
+    }
+    ranges[i - (3 - p.dims)] = r;
+  }
+  return {};
+}
+
+Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
+                  Geometry* g, Shape* output) {
+  const std::string op = op_c;
+  Check c = plan_unpool_common(op, p, input, g);
+  if (!c.ok()) return c;
+  const int dims = p.dims;
+  const bool batched = input.rank == dims + 2;
+  const int32_t n = p.output_size_count;
+  if (n >= 0 && n != dims && n != dims + 2 && !(n == dims + 1 && !batched)) {
+    std::ostringstream m;
+    m << op << ": outputSize must have " << dims << " or " << dims + 2
+      << (batched ? "" : (" (or " + std::to_string(dims + 1) +
+                          " for unbatched input)"))
+      << " entries, got " << n;
+    return fail(Status::kInvalidArgument, m.str());
+  }
+  for (int i = 3 - dims; i < 3; ++i) {
+    const int u = i - (3 - dims);
+    if (n < 0) {
+      if (g->out[i] < 1) {
+        return fail(Status::kInvalidArgument,
+                    op + ": default output size (input - 1) * stride + kernel"
+                         " - 2 * padding = " +
+                        std::to_string(g->out[i]) + " in spatial dim " +
+                        std::to_string(u) + " must be >= 1 (" +
+                        geometry_text(*g, i) + ")");
+      }
+      if (g->out[i] > kMaxSize) {
+        return fail(Status::kTooLarge,
+                    op + ": default output size " + std::to_string(g->out[i]) +
+                        " in spatial dim " + std::to_string(u) +
+                        " exceeds the limit " + std::to_string(kMaxSize));
+      }
+      continue;
+    }
+    const int k = n - dims + u;  // position in the user's outputSize
+    const int64_t v = p.output_size[k];
+    const SizeRange r = range_of(*g, i);
+    if (v < r.min || v > r.max) {
+      const std::string what = op + ": outputSize[" + std::to_string(k) +
+                               "]=" + std::to_string(v);
+      return fail(Status::kOutputSizeOutOfRange,
+                  r.max < r.min
+                      ? what + " is invalid: no size is valid for " +
+                            geometry_text(*g, i)
+                      : what + " is outside " + std::to_string(r.min) + ".." +
+                            std::to_string(r.max) + " for " +
+                            geometry_text(*g, i));
+    }
+    g->out[i] = v;
+  }
+  *output = make_output(input, dims, g->out);
+  return check_output_numel(op, *g, *output);
+}
+
+}  // namespace internal
+}  // namespace unpool
+
+namespace unpool {
+namespace internal {
+
+Check check_types(const char* op, DType dtype, IndexType index_type) {
+  if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
+    return fail(Status::kInvalidArgument,
+                std::string(op) + ": dtype=" +
+                    std::to_string(static_cast<int>(dtype)) +
+                    " is not float32 or float64");
+  }
+  return check_index_type(op, index_type, 0);
+}
+
+Check check_same_shape(const char* op, const char* name, const Shape& actual,
+                       const Shape& expected) {
+  bool same = actual.rank == expected.rank;
+  for (int i = 0; same && i < actual.rank; ++i) {
+    same = actual.dims[i] == expected.dims[i];
+  }
+  if (same) return {};
+  return fail(Status::kInvalidShape, std::string(op) + ": " + name + " shape " +
+                                         shape_string(actual) +
+                                         " does not match the expected " +
+                                         shape_string(expected));
+}
+
+Check plan_plain(const char* op_c, int32_t dims, const Shape& a, const Shape& b,
+                 const char* a_name, const char* b_name, Geometry* g) {
+  const std::string op = op_c;
+  Check c = check_dims_value(op_c, dims);
+  if (!c.ok()) return c;
+  if (!(c = check_rank(op_c, a_name, dims, a)).ok() ||
+      !(c = check_rank(op_c, b_name, dims, b)).ok()) {
+    return c;
+  }
+  const bool batched = a.rank == dims + 2;
+  Geometry gb;
+  if (!(c = read_input(op, a_name, dims, a, batched, g)).ok() ||
+      !(c = read_input(op, b_name, dims, b, batched, &gb)).ok()) {
+    return c;
+  }
+  bool same_lead = a.rank == b.rank;
+  for (int i = 0; same_lead && i < a.rank - dims; ++i) {
+    same_lead = a.dims[i] == b.dims[i];
+  }
+  if (!same_lead) {
+    return fail(Status::kInvalidShape,
+                op + ": " + a_name + " " + shape_string(a) + " and " + b_name +
+                    " " + shape_string(b) +
+                    " must have the same rank and the same leading (N, C) dims");
+  }
+  for (int i = 0; i < 3; ++i) g->out[i] = gb.in[i];
+  return {};
+}
+
+Check index_error(const char* op, const char* name, int64_t pos, int64_t value,
+                  const int64_t plane[3], int32_t dims, const char* what) {
+  std::ostringstream m;
+  m << op << ": " << name << "[" << pos << "]=" << value
+    << " is out of range for " << what << " plane ";
+  for (int i = 3 - dims; i < 3; ++i) m << (i > 3 - dims ? "x" : "") << plane[i];
+  m << " (" << plane[0] * plane[1] * plane[2] << " elements)";
+  return fail(Status::kInvalidIndex, m.str());
+}
+
+}  // namespace internal
+}  // namespace unpool

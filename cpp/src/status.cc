@@ -1,0 +1,32 @@
+#include "unpool/unpool.h"
+
+namespace unpool {
+
+const char* status_name(Status status) {
+  switch (status) {
+    case Status::kOk: return "ok";
+    case Status::kInvalidArgument: return "invalid_argument";
+    case Status::kInvalidShape: return "invalid_shape";
+    case Status::kInvalidIndex: return "invalid_index";
+    case Status::kOutputSizeOutOfRange: return "output_size_out_of_range";
+    case Status::kTooLarge: return "too_large";
+  }
+  return "unknown";
+}
+
+int64_t numel(const Shape& shape) {
+  if (shape.rank < 0 || shape.rank > kMaxRank) return -1;
+  int64_t n = 1;
+  for (int i = 0; i < shape.rank; ++i) {
+    const int64_t d = shape.dims[i];
+    if (d < 0) return -1;
+    if (d == 0) return 0;
+  }
+  for (int i = 0; i < shape.rank; ++i) {
+    if (n > INT64_MAX / shape.dims[i]) return -1;
+    n *= shape.dims[i];
+  }
+  return n;
+}
+
+}  // namespace unpool

@@ -1,0 +1,53 @@
+// Unpool and backward microkernels: index range checks, scatter, scatter-add
+// and gather over one plane. Offsets are trusted here: the operator layer
+// checks them with check_indices__scalar first.
+#ifndef UNPOOL_SRC_UKERNELS_SCATTER_H_
+#define UNPOOL_SRC_UKERNELS_SCATTER_H_
+
+#include <cstdint>
+
+namespace unpool {
+namespace ukernels {
+
+// True when every idx[i] (i < n) lies in [0, limit). Branch-free reduction so
+// the common all-valid case runs at memory speed.
+template <typename I>
+bool check_indices__scalar(const I* idx, int64_t n, int64_t limit) {
+  bool ok = true;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = static_cast<int64_t>(idx[i]);
+    ok &= (v >= 0) & (v < limit);
+  }
+  return ok;
+}
+
+// y[idx[i]] = x[i] in order: the later of duplicate indices wins.
+template <typename T, typename I>
+void unpool_scatter__scalar(const T* x, const I* idx, int64_t n, T* y) {
+  for (int64_t i = 0; i < n; ++i) y[idx[i]] = x[i];
+}
+
+// gi[idx[o]] += go[o] in output order, skipping outputs with skip[o] != 0
+// when `skip` is given (windows wholly in padding).
+template <typename T, typename I>
+void scatter_add__scalar(const T* go, const I* idx, int64_t n,
+                         const uint8_t* skip, T* gi) {
+  if (skip == nullptr) {
+    for (int64_t o = 0; o < n; ++o) gi[idx[o]] += go[o];
+    return;
+  }
+  for (int64_t o = 0; o < n; ++o) {
+    if (!skip[o]) gi[idx[o]] += go[o];
+  }
+}
+
+// gi[i] = go[idx[i]].
+template <typename T, typename I>
+void gather__scalar(const T* go, const I* idx, int64_t n, T* gi) {
+  for (int64_t i = 0; i < n; ++i) gi[i] = go[idx[i]];
+}
+
+}  // namespace ukernels
+}  // namespace unpool
+
+#endif  // UNPOOL_SRC_UKERNELS_SCATTER_H_

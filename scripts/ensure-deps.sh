@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, or says exactly what to run.
+#   scripts/ensure-deps.sh native   cmake, a C++ compiler, GoogleTest
+#   scripts/ensure-deps.sh wasm     + Emscripten (Debian's emscripten) and wabt
+#   scripts/ensure-deps.sh browser  + Debian's chromium
+#   scripts/ensure-deps.sh npm      node_modules via `npm ci`
+# Several groups may be given at once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+need() { # need PACKAGE TEST-COMMAND...
+  local pkg=$1; shift
+  "$@" >/dev/null 2>&1 || missing+=("$pkg")
+}
+
+for group in "$@"; do
+  case "$group" in
+    native)
+      need cmake command -v cmake
+      need g++ command -v c++
+      need make command -v make
+      need libgtest-dev test -f /usr/include/gtest/gtest.h
+      need googletest test -f /usr/src/googletest/CMakeLists.txt
+      ;;
+    wasm)
+      need emscripten command -v em++
+      need wabt command -v wasm-objdump
+      ;;
+    browser)
+      need chromium test -x /usr/bin/chromium
+      ;;
+    npm) ;;
+    *) echo "ensure-deps: unknown group '$group'" >&2; exit 2 ;;
+  esac
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  # Deduplicate while keeping order.
+  pkgs=$(printf '%s\n' "${missing[@]}" | awk '!seen[$0]++' | tr '\n' ' ')
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "ensure-deps: installing $pkgs" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq $pkgs >/dev/null
+  else
+    echo "ensure-deps: missing Debian packages: $pkgs" >&2
+    echo "ensure-deps: run:  sudo apt-get update && sudo apt-get install -y $pkgs" >&2
+    exit 1
+  fi
+fi
+
+for group in "$@"; do
+  if [ "$group" = npm ]; then
+    stamp=node_modules/.package-lock.json
+    if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+      echo "ensure-deps: npm ci" >&2
+      npm ci --no-audit --no-fund
+    fi
+  fi
+done

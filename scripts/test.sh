@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `npm test`: every suite, in order. Each stage installs what it lacks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for stage in native js browser pack demo; do
+  script="scripts/test-$stage.sh"
+  if [ -f "$script" ]; then
+    echo "=== test: $stage ==="
+    bash "$script"
+  fi
+done
+echo "=== all test stages passed ==="
