@@ -32,18 +32,28 @@ std::string arg_name(const char* name, const SizeArg& a, int i) {
 // Expands `a` into the last `dims` entries of `out` (D, H, W order). A
 // missing argument takes `fallback` (itself already expanded) when given,
 // else `dflt`. Values must be >= `min` and <= kMaxSize.
+// A one-entry list broadcasts only when `single_list` (pools).
 Check resolve(const std::string& op, const char* name, const SizeArg& a,
               int32_t dims, int64_t min, int64_t dflt, const int64_t* fallback,
-              bool required, int64_t out[3]) {
+              bool required, bool single_list, int64_t out[3]) {
   if (a.count == 0 && required) {
     return fail(Status::kInvalidArgument, op + ": " + name + " is required");
   }
-  if (a.count != 0 && a.count != 1 && a.count != dims) {
+  // PyTorch's pools read an empty stride list as "not given".
+  const bool empty_default = a.list && a.count == 0 && single_list && !required;
+  if (a.list && a.count != dims && !(single_list && a.count == 1) &&
+      !empty_default) {
     std::ostringstream m;
-    m << op << ": " << name << " must have 1";
-    if (dims > 1) m << " or " << dims;
-    m << (dims > 1 ? " entries" : " entry") << ", got " << a.count;
+    m << op << ": " << name << " must have " << dims
+      << (single_list && dims > 1 ? " entries (or 1)" : dims > 1 ? " entries" : " entry")
+      << ", got " << a.count;
     return fail(Status::kInvalidArgument, m.str());
+  }
+  if (a.count < 0 || (!a.list && a.count > 1 && a.count != dims)) {
+    return fail(Status::kInvalidArgument,
+                op + ": " + name + " must have " + std::to_string(dims) +
+                    (dims > 1 ? " entries" : " entry") + ", got " +
+                    std::to_string(a.count));
   }
   for (int i = 0; i < dims; ++i) {
     const int slot = 3 - dims + i;
@@ -186,13 +196,13 @@ Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
   Check c = check_dims_value(op_c, p.dims);
   if (!c.ok()) return c;
   const int dims = p.dims;
-  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true,
+  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, true,
                     g->kernel)).ok() ||
-      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false,
+      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false, true,
                     g->stride)).ok() ||
-      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false,
+      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, true,
                     g->pad)).ok() ||
-      !(c = resolve(op, "dilation", p.dilation, dims, 1, 1, nullptr, false,
+      !(c = resolve(op, "dilation", p.dilation, dims, 1, 1, nullptr, false, true,
                     g->dilation)).ok() ||
       !(c = check_rank(op_c, "input", dims, input)).ok() ||
       !(c = read_input(op, "input", dims, input, input.rank == dims + 2, g))
@@ -240,11 +250,11 @@ Check plan_unpool_common(const std::string& op, const UnpoolParams& p,
   if (!c.ok()) return c;
   const int dims = p.dims;
   // Unlike PyTorch, kernel/stride <= 0 and negative padding are errors.
-  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true,
+  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, false,
                     g->kernel)).ok() ||
-      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false,
+      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false, false,
                     g->stride)).ok() ||
-      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false,
+      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, false,
                     g->pad)).ok() ||
       !(c = check_rank(op.c_str(), "input", dims, input)).ok() ||
       !(c = read_input(op, "input", dims, input, true, g)).ok()) {

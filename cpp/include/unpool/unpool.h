@@ -47,12 +47,16 @@ struct Shape {
 // Number of elements of `shape`, or -1 when that overflows int64.
 int64_t numel(const Shape& shape);
 
-// A size argument as the user gave it: `count` = 1 means one value for every
-// spatial dimension, `count` = number of spatial dims gives one per dim, and
-// `count` = 0 means "not given" (the op's default). Any other count is an
-// error reported by the op.
+// A size argument as the user gave it: `count` = 0 means "not given" (the
+// op's default); `count` 1 with `list` false is a scalar that applies to
+// every spatial dim; otherwise `count` entries, one per spatial dim. Set
+// `list` for an array the user gave: as in PyTorch, pools accept a one-entry
+// list for every dim (and an empty stride list as "not given"), unpools do
+// not. Any other count is an error reported by the op; only the first
+// kMaxSpatialDims values are read.
 struct SizeArg {
   int32_t count = 0;
+  bool list = false;
   int64_t values[kMaxSpatialDims] = {};
 };
 
