@@ -1,0 +1,195 @@
+// Runs every conformance vector (PyTorch 1.13.1 reference) through the C++
+// API and compares bit for bit, with both index types. Where unpool diverges
+// from PyTorch on purpose (README: "Divergences from PyTorch") the case must
+// fail or succeed in the documented way; the rules below say which, by rule,
+// not by case id.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "golden.h"
+#include "test_util.h"
+
+namespace unpool_test {
+namespace {
+
+using unpool::PoolParams;
+using unpool::SizeArg;
+using unpool::Status;
+using unpool::UnpoolParams;
+
+struct OpInfo {
+  bool unpool = false;
+  bool backward = false;
+  int dims = 0;
+};
+
+OpInfo parse_op(const std::string& op) {
+  OpInfo o;
+  o.unpool = op.find("unpool") != std::string::npos;
+  o.backward = op.find("_backward") != std::string::npos;
+  o.dims = op[op.find_first_of("123")] - '0';
+  return o;
+}
+
+SizeArg size_arg(const GoldenArg& a) {
+  SizeArg s;
+  if (!a.given) return s;
+  s.list = a.list;
+  s.count = static_cast<int32_t>(a.values.size());
+  for (size_t i = 0; i < a.values.size() && i < 3; ++i) s.values[i] = a.values[i];
+  return s;
+}
+
+PoolParams pool_params(const GoldenCase& c, int dims) {
+  PoolParams p;
+  p.dims = dims;
+  p.kernel = size_arg(c.kernel);
+  p.stride = size_arg(c.stride);
+  p.padding = size_arg(c.padding);
+  p.dilation = size_arg(c.dilation);
+  p.ceil_mode = c.ceil_mode;
+  return p;
+}
+
+UnpoolParams unpool_params(const GoldenCase& c, int dims) {
+  UnpoolParams p;
+  p.dims = dims;
+  p.kernel = size_arg(c.kernel);
+  p.stride = size_arg(c.stride);
+  p.padding = size_arg(c.padding);
+  if (c.output_size.given) {
+    p.output_size_count = static_cast<int32_t>(c.output_size.values.size());
+    for (size_t i = 0; i < c.output_size.values.size() && i < 5; ++i) {
+      p.output_size[i] = c.output_size.values[i];
+    }
+  }
+  return p;
+}
+
+DType dtype_of(const GoldenTensor& t) {
+  return t.dtype == "float64" ? DType::kFloat64 : DType::kFloat32;
+}
+
+std::vector<int64_t> as_ints(const std::vector<double>& v) {
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+
+// What the case expects from unpool (not from PyTorch).
+enum class Expect { kMatch, kError, kSucceed };
+
+Expect expectation(const GoldenCase& c, const OpInfo& op) {
+  if (op.unpool) {
+    // Divergence: unpool rejects kernel/stride <= 0 and negative padding.
+    auto any = [](const GoldenArg& a, bool (*bad)(int64_t)) {
+      return a.given && std::any_of(a.values.begin(), a.values.end(), bad);
+    };
+    if (any(c.kernel, [](int64_t v) { return v <= 0; }) ||
+        any(c.stride, [](int64_t v) { return v <= 0; }) ||
+        any(c.padding, [](int64_t v) { return v < 0; })) {
+      return Expect::kError;
+    }
+    // Divergence: unbatched input accepts outputSize with dims + 1 entries.
+    if (c.expect_error && c.error_kind == "output_size_length" &&
+        c.output_size.given &&
+        static_cast<int>(c.output_size.values.size()) == op.dims + 1 &&
+        static_cast<int>(c.x.shape.size()) == op.dims + 1) {
+      return Expect::kSucceed;
+    }
+  }
+  return c.expect_error ? Expect::kError : Expect::kMatch;
+}
+
+// Runs the case with one index type. Returns the first failing status (ok
+// when everything ran) and records mismatches with ADD_FAILURE.
+Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it,
+                std::string* error) {
+  const DType dt = dtype_of(c.x);
+  const Shape in = make_shape(c.x.shape);
+  Values x(dt, c.x.data);
+  Shape out_shape;
+  Status s;
+  auto expect_values = [&](const char* what, const Values& got, const Shape& shape,
+                           const GoldenTensor& want) {
+    if (!want.present) return;
+    EXPECT_EQ(shape_vec(shape), want.shape) << what << " shape";
+    EXPECT_EQ(diff_values(got, want.data), "") << what;
+  };
+  if (!op.unpool) {
+    const PoolParams p = pool_params(c, op.dims);
+    if ((s = unpool::max_pool_shape(p, in, &out_shape, error)) != Status::kOk) return s;
+    Values y(dt, count(out_shape));
+    Indices idx(it, count(out_shape));
+    s = unpool::max_pool(p, in, dt, x.data(), y.data(), it, idx.data(), error);
+    if (s != Status::kOk) return s;
+    expect_values("output", y, out_shape, c.output);
+    if (c.out_indices.present) EXPECT_EQ(diff_indices(idx, as_ints(c.out_indices.data)), "");
+    if (!op.backward) return s;
+    Values go(dt, c.grad_output.data);
+    Values gi(dt, count(in), -7.0);
+    s = unpool::max_pool_backward(p, in, make_shape(c.grad_output.shape), dt, go.data(), it,
+                                  idx.data(), gi.data(), error);
+    if (s == Status::kOk) expect_values("grad_input", gi, in, c.grad_input);
+    return s;
+  }
+  const UnpoolParams p = unpool_params(c, op.dims);
+  if ((s = unpool::max_unpool_shape(p, in, &out_shape, error)) != Status::kOk) return s;
+  Indices idx(it, as_ints(c.indices.data));
+  Values y(dt, count(out_shape), -7.0);
+  s = unpool::max_unpool(p, in, dt, x.data(), it, idx.data(), y.data(), error);
+  if (s != Status::kOk) return s;
+  if (c.output.present) {
+    expect_values("output", y, out_shape, c.output);
+  } else if (c.output_size.given) {  // a divergence that succeeds: check the shape
+    const auto& o = c.output_size.values;
+    for (int i = 0; i < op.dims; ++i) {
+      EXPECT_EQ(out_shape.dims[out_shape.rank - op.dims + i], o[o.size() - op.dims + i]);
+    }
+  }
+  if (!op.backward) return s;
+  Values go(dt, c.grad_output.data);
+  Values gi(dt, count(in), -7.0);
+  s = unpool::max_unpool_backward(op.dims, make_shape(c.grad_output.shape), in, dt, go.data(),
+                                  it, idx.data(), gi.data(), error);
+  if (s == Status::kOk) expect_values("grad_input", gi, in, c.grad_input);
+  return s;
+}
+
+class Golden : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(Golden, MatchesReference) {
+  const GoldenCase& c = golden_cases()[GetParam()];
+  const OpInfo op = parse_op(c.op);
+  const bool float_values = c.x.dtype == "float32" || c.x.dtype == "float64";
+  const bool int64_indices = !c.indices.present || c.indices.dtype == "int64";
+  if (!float_values || !int64_indices) {
+    GTEST_SKIP() << c.id << ": dtype " << c.x.dtype << "/" << c.indices.dtype
+                 << " cannot be expressed in the C++ API (torch_specific)";
+  }
+  const Expect expect = expectation(c, op);
+  for (IndexType it : {IndexType::kInt64, IndexType::kInt32}) {
+    SCOPED_TRACE(c.id + (it == IndexType::kInt32 ? " (int32 indices)" : " (int64 indices)"));
+    std::string error;
+    const Status s = run_case(c, op, it, &error);
+    if (expect == Expect::kError) {
+      EXPECT_NE(s, Status::kOk) << "PyTorch: " << c.error_kind;
+      EXPECT_FALSE(error.empty());
+      EXPECT_EQ(error.rfind(c.op.find("unpool") != std::string::npos ? "maxUnpool" : "maxPool", 0), 0u)
+          << "message must start with the op name: " << error;
+    } else {
+      EXPECT_EQ(s, Status::kOk) << error;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Vectors, Golden, ::testing::Range<size_t>(0, golden_cases().size()),
+    [](const ::testing::TestParamInfo<size_t>& info) {
+      std::string name = golden_cases()[info.param].id;
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
+
+}  // namespace
+}  // namespace unpool_test

@@ -1,0 +1,170 @@
+// Helpers shared by the native tests: typed buffers and exact comparison.
+#ifndef UNPOOL_TESTS_CPP_TEST_UTIL_H_
+#define UNPOOL_TESTS_CPP_TEST_UTIL_H_
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "unpool/unpool.h"
+
+namespace unpool_test {
+
+using unpool::DType;
+using unpool::IndexType;
+using unpool::Shape;
+
+inline Shape make_shape(const std::vector<int64_t>& v) {
+  Shape s;
+  s.rank = static_cast<int32_t>(v.size());
+  for (size_t i = 0; i < v.size() && i < unpool::kMaxRank; ++i) s.dims[i] = v[i];
+  return s;
+}
+
+inline std::vector<int64_t> shape_vec(const Shape& s) {
+  return std::vector<int64_t>(s.dims, s.dims + s.rank);
+}
+
+inline size_t count(const Shape& s) {
+  const int64_t n = unpool::numel(s);
+  return n < 0 ? 0 : static_cast<size_t>(n);
+}
+
+// Values of either float type, kept as doubles for comparison. `guard`
+// elements of a canary value are placed on both sides to catch writes out of
+// bounds.
+class Values {
+ public:
+  static constexpr size_t kGuard = 64;
+  Values(DType t, size_t n, double fill = 0.0)
+      : type_(t), n_(n), f_(t == DType::kFloat32 ? n + 2 * kGuard : 0),
+        d_(t == DType::kFloat64 ? n + 2 * kGuard : 0) {
+    for (auto& v : f_) v = kCanaryF;
+    for (auto& v : d_) v = kCanaryD;
+    for (size_t i = 0; i < n; ++i) set(i, fill);
+  }
+  Values(DType t, const std::vector<double>& v) : Values(t, v.size()) {
+    for (size_t i = 0; i < v.size(); ++i) set(i, v[i]);
+  }
+  void set(size_t i, double v) {
+    if (type_ == DType::kFloat32) f_[kGuard + i] = static_cast<float>(v);
+    else d_[kGuard + i] = v;
+  }
+  double get(size_t i) const {
+    return type_ == DType::kFloat32 ? f_[kGuard + i] : d_[kGuard + i];
+  }
+  void* data() {
+    return type_ == DType::kFloat32 ? static_cast<void*>(f_.data() + kGuard)
+                                    : static_cast<void*>(d_.data() + kGuard);
+  }
+  size_t size() const { return n_; }
+  DType type() const { return type_; }
+  // True when every guard element still holds the canary.
+  bool guards_intact() const {
+    for (size_t i = 0; i < kGuard; ++i) {
+      if (type_ == DType::kFloat32) {
+        if (!same_bits(f_[i], kCanaryF) || !same_bits(f_[kGuard + n_ + i], kCanaryF)) return false;
+      } else if (!same_bits(d_[i], kCanaryD) || !same_bits(d_[kGuard + n_ + i], kCanaryD)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  template <typename T>
+  static bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+
+ private:
+  static constexpr float kCanaryF = 12345.678f;
+  static constexpr double kCanaryD = 98765.4321;
+  DType type_;
+  size_t n_;
+  std::vector<float> f_;
+  std::vector<double> d_;
+};
+
+// Indices of either type, with guards like Values.
+class Indices {
+ public:
+  static constexpr size_t kGuard = 64;
+  Indices(IndexType t, size_t n) : type_(t), n_(n) {
+    if (t == IndexType::kInt32) i32_.assign(n + 2 * kGuard, kCanary);
+    else i64_.assign(n + 2 * kGuard, kCanary);
+  }
+  Indices(IndexType t, const std::vector<int64_t>& v) : Indices(t, v.size()) {
+    for (size_t i = 0; i < v.size(); ++i) set(i, v[i]);
+  }
+  void set(size_t i, int64_t v) {
+    if (type_ == IndexType::kInt32) i32_[kGuard + i] = static_cast<int32_t>(v);
+    else i64_[kGuard + i] = v;
+  }
+  int64_t get(size_t i) const {
+    return type_ == IndexType::kInt32 ? i32_[kGuard + i] : i64_[kGuard + i];
+  }
+  void* data() {
+    return type_ == IndexType::kInt32 ? static_cast<void*>(i32_.data() + kGuard)
+                                      : static_cast<void*>(i64_.data() + kGuard);
+  }
+  size_t size() const { return n_; }
+  IndexType type() const { return type_; }
+  bool guards_intact() const {
+    for (size_t i = 0; i < kGuard; ++i) {
+      if (type_ == IndexType::kInt32 ? (i32_[i] != kCanary || i32_[kGuard + n_ + i] != kCanary)
+                                     : (i64_[i] != kCanary || i64_[kGuard + n_ + i] != kCanary)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  static constexpr int32_t kCanary = 0x5a5a5a5a;
+  IndexType type_;
+  size_t n_;
+  std::vector<int32_t> i32_;
+  std::vector<int64_t> i64_;
+};
+
+// Exact equality for values stored as `t`: NaN equals NaN, -0 is not +0.
+inline bool exact_equal(DType t, double got, double want) {
+  if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  if (t == DType::kFloat32) {
+    return Values::same_bits(static_cast<float>(got), static_cast<float>(want));
+  }
+  return Values::same_bits(got, want);
+}
+
+// Empty string when equal, else a description of the first difference.
+inline std::string diff_values(const Values& got, const std::vector<double>& want) {
+  if (got.size() != want.size()) {
+    return "size " + std::to_string(got.size()) + " != " + std::to_string(want.size());
+  }
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (!exact_equal(got.type(), got.get(i), want[i])) {
+      std::ostringstream m;
+      m.precision(17);
+      m << "element " << i << ": got " << got.get(i) << ", want " << want[i];
+      return m.str();
+    }
+  }
+  return got.guards_intact() ? "" : "a write outside the buffer";
+}
+
+inline std::string diff_indices(const Indices& got, const std::vector<int64_t>& want) {
+  if (got.size() != want.size()) {
+    return "size " + std::to_string(got.size()) + " != " + std::to_string(want.size());
+  }
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (got.get(i) != want[i]) {
+      return "index " + std::to_string(i) + ": got " + std::to_string(got.get(i)) +
+             ", want " + std::to_string(want[i]);
+    }
+  }
+  return got.guards_intact() ? "" : "a write outside the buffer";
+}
+
+}  // namespace unpool_test
+
+#endif  // UNPOOL_TESTS_CPP_TEST_UTIL_H_
