@@ -114,6 +114,9 @@ int64_t first_bad_index(const Geometry& g, const I* idx,
   return -1;
 }
 
+// With `empty` windows present, their offsets may point outside the plane
+// (they are skipped) or inside it (they are added, as PyTorch does); every
+// other offset was checked by first_bad_index.
 template <typename T, typename I>
 void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
                         const EmptyWindows* empty, T* gi) {
@@ -124,17 +127,9 @@ void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
     const I* pidx = idx + p * out_plane;
     T* pgi = gi + p * in_plane;
     if (empty == nullptr) {
-      ukernels::scatter_add__scalar(pgo, pidx, out_plane, nullptr, pgi);
-      continue;
-    }
-    const int64_t ow = g.out[2];
-    for (int64_t od = 0; od < g.out[0]; ++od) {
-      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
-        if (empty->dim[0][od] | empty->dim[1][oh]) continue;
-        const int64_t o = (od * g.out[1] + oh) * ow;
-        ukernels::scatter_add__scalar(pgo + o, pidx + o, ow,
-                                      empty->dim[2].data(), pgi);
-      }
+      ukernels::scatter_add__scalar(pgo, pidx, out_plane, pgi);
+    } else {
+      ukernels::scatter_add_in_range__scalar(pgo, pidx, out_plane, in_plane, pgi);
     }
   }
 }

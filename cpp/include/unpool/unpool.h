@@ -131,9 +131,11 @@ Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
 // `input_shape` is the shape of the pooled input (and of `grad_input`);
 // `grad_output` and `indices` have shape `output_shape`.
 // With `params.kernel.count` > 0 the pool geometry is known: the output shape
-// is checked against it, and windows that lie wholly in padding (whose index
-// points outside the plane) contribute nothing. With `params.kernel.count` ==
-// 0 only `params.dims` is used and every index must lie inside the plane.
+// is checked against it, and the index of a window that lies wholly in
+// padding is added like PyTorch when it falls inside the plane and skipped
+// when it does not (PyTorch writes out of bounds there). With
+// `params.kernel.count` == 0 only `params.dims` is used and every index must
+// lie inside the plane.
 Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
                          const Shape& output_shape, DType dtype,
                          const void* grad_output, IndexType index_type,

@@ -27,17 +27,20 @@ void unpool_scatter__scalar(const T* x, const I* idx, int64_t n, T* y) {
   for (int64_t i = 0; i < n; ++i) y[idx[i]] = x[i];
 }
 
-// gi[idx[o]] += go[o] in output order, skipping outputs with skip[o] != 0
-// when `skip` is given (windows wholly in padding).
+// gi[idx[o]] += go[o] in output order.
 template <typename T, typename I>
-void scatter_add__scalar(const T* go, const I* idx, int64_t n,
-                         const uint8_t* skip, T* gi) {
-  if (skip == nullptr) {
-    for (int64_t o = 0; o < n; ++o) gi[idx[o]] += go[o];
-    return;
-  }
+void scatter_add__scalar(const T* go, const I* idx, int64_t n, T* gi) {
+  for (int64_t o = 0; o < n; ++o) gi[idx[o]] += go[o];
+}
+
+// The same, skipping offsets outside [0, limit): those of pool windows that
+// lie wholly in padding, where PyTorch writes outside the plane.
+template <typename T, typename I>
+void scatter_add_in_range__scalar(const T* go, const I* idx, int64_t n,
+                                  int64_t limit, T* gi) {
   for (int64_t o = 0; o < n; ++o) {
-    if (!skip[o]) gi[idx[o]] += go[o];
+    const int64_t v = static_cast<int64_t>(idx[o]);
+    if (v >= 0 && v < limit) gi[v] += go[o];
   }
 }
 

@@ -1,0 +1,122 @@
+// A deliberately naive reference of PyTorch's rules, written independently
+// of the library: every kernel tap is visited and bounds-checked, all
+// arithmetic is on flat vectors of doubles in 3d form (D, H, W).
+#ifndef UNPOOL_TESTS_CPP_REFERENCE_H_
+#define UNPOOL_TESTS_CPP_REFERENCE_H_
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace unpool_test {
+
+struct RefGeom {
+  int64_t planes = 1;
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  int64_t k[3] = {1, 1, 1}, s[3] = {1, 1, 1}, p[3] = {0, 0, 0}, d[3] = {1, 1, 1};
+};
+
+// PyTorch's pooling_output_shape with ceil_mode's last-window rule.
+inline int64_t ref_pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
+  const double span = static_cast<double>(in + 2 * p - d * (k - 1) - 1);
+  int64_t o = static_cast<int64_t>(ceil ? std::ceil(span / s) : std::floor(span / s)) + 1;
+  if (ceil && (o - 1) * s >= in + p) --o;
+  return o;
+}
+
+// First tap >= 0 along one dim (PyTorch moves the start by whole dilations).
+inline int64_t ref_first(int64_t start, int64_t d) {
+  while (start < 0) start += d;
+  return start;
+}
+
+// Values rounded through float when `f32` (all arithmetic then matches a
+// float kernel, since max and copies are exact).
+template <typename T>
+void ref_pool(const RefGeom& g, const std::vector<T>& x, std::vector<T>* y,
+              std::vector<int64_t>* idx) {
+  const int64_t ip = g.in[0] * g.in[1] * g.in[2], op = g.out[0] * g.out[1] * g.out[2];
+  y->assign(static_cast<size_t>(g.planes * op), T(0));
+  idx->assign(static_cast<size_t>(g.planes * op), 0);
+  for (int64_t pl = 0; pl < g.planes; ++pl) {
+    for (int64_t o = 0; o < op; ++o) {
+      const int64_t oc[3] = {o / (g.out[1] * g.out[2]), (o / g.out[2]) % g.out[1], o % g.out[2]};
+      int64_t first[3];
+      for (int i = 0; i < 3; ++i) first[i] = ref_first(oc[i] * g.s[i] - g.p[i], g.d[i]);
+      T best = -std::numeric_limits<T>::infinity();
+      int64_t best_i = (first[0] * g.in[1] + first[1]) * g.in[2] + first[2];
+      for (int64_t a = 0; a < g.k[0]; ++a) {
+        for (int64_t b = 0; b < g.k[1]; ++b) {
+          for (int64_t c = 0; c < g.k[2]; ++c) {
+            const int64_t pos[3] = {oc[0] * g.s[0] - g.p[0] + a * g.d[0],
+                                    oc[1] * g.s[1] - g.p[1] + b * g.d[1],
+                                    oc[2] * g.s[2] - g.p[2] + c * g.d[2]};
+            bool inside = true;
+            for (int i = 0; i < 3; ++i) inside = inside && pos[i] >= 0 && pos[i] < g.in[i];
+            if (!inside) continue;
+            const int64_t flat = (pos[0] * g.in[1] + pos[1]) * g.in[2] + pos[2];
+            const T v = x[static_cast<size_t>(pl * ip + flat)];
+            if (v > best || std::isnan(v)) {
+              best = v;
+              best_i = flat;
+            }
+          }
+        }
+      }
+      (*y)[static_cast<size_t>(pl * op + o)] = best;
+      (*idx)[static_cast<size_t>(pl * op + o)] = best_i;
+    }
+  }
+}
+
+// Unpool: zeros, then writes in input order (`g.in` pooled, `g.out` unpooled).
+template <typename T>
+std::vector<T> ref_unpool(const RefGeom& g, const std::vector<T>& x,
+                          const std::vector<int64_t>& idx) {
+  const int64_t ip = g.in[0] * g.in[1] * g.in[2], op = g.out[0] * g.out[1] * g.out[2];
+  std::vector<T> y(static_cast<size_t>(g.planes * op), T(0));
+  for (int64_t pl = 0; pl < g.planes; ++pl) {
+    for (int64_t i = 0; i < ip; ++i) {
+      const size_t src = static_cast<size_t>(pl * ip + i);
+      y[static_cast<size_t>(pl * op + idx[src])] = x[src];
+    }
+  }
+  return y;
+}
+
+// Pool backward: accumulate in output order; skip indices outside the plane
+// (windows wholly in padding).
+template <typename T>
+std::vector<T> ref_pool_backward(const RefGeom& g, const std::vector<T>& go,
+                                 const std::vector<int64_t>& idx) {
+  const int64_t ip = g.in[0] * g.in[1] * g.in[2], op = g.out[0] * g.out[1] * g.out[2];
+  std::vector<T> gi(static_cast<size_t>(g.planes * ip), T(0));
+  for (int64_t pl = 0; pl < g.planes; ++pl) {
+    for (int64_t o = 0; o < op; ++o) {
+      const int64_t j = idx[static_cast<size_t>(pl * op + o)];
+      if (j < 0 || j >= ip) continue;
+      gi[static_cast<size_t>(pl * ip + j)] += go[static_cast<size_t>(pl * op + o)];
+    }
+  }
+  return gi;
+}
+
+// Unpool backward: a gather (`g.in` pooled, `g.out` unpooled).
+template <typename T>
+std::vector<T> ref_unpool_backward(const RefGeom& g, const std::vector<T>& go,
+                                   const std::vector<int64_t>& idx) {
+  const int64_t ip = g.in[0] * g.in[1] * g.in[2], op = g.out[0] * g.out[1] * g.out[2];
+  std::vector<T> gi(static_cast<size_t>(g.planes * ip));
+  for (int64_t pl = 0; pl < g.planes; ++pl) {
+    for (int64_t i = 0; i < ip; ++i) {
+      gi[static_cast<size_t>(pl * ip + i)] =
+          go[static_cast<size_t>(pl * op + idx[static_cast<size_t>(pl * ip + i)])];
+    }
+  }
+  return gi;
+}
+
+}  // namespace unpool_test
+
+#endif  // UNPOOL_TESTS_CPP_REFERENCE_H_
