@@ -1,0 +1,83 @@
+// Renders one result into the four panels: numbers in grid mode, pixels in
+// image mode. A result is {src, prm, pooled: {OH, OW, data, indices}, out, channel}.
+import { offsetInWindow, offsetRgb, css } from './geometry.js';
+import { drawPixels, tensorPixel, drawGrid, greyCell, formatValue, drawEmpty } from './view.js';
+
+const GREY = [150, 150, 150];
+
+/** Display box side in CSS pixels: the width of a panel, at most 272. */
+function boxSide(stages) {
+  const panel = stages.input.parentElement;
+  return Math.max(120, Math.min(272, panel.clientWidth - 26));
+}
+
+function range(data) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of data) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  return lo <= hi ? { lo, hi } : { lo: 0, hi: 1 };
+}
+
+/** Colour of pooled cell i's index: the place of the maximum in its window. */
+function indexRgb(res, i) {
+  const { pooled, src, prm } = res;
+  const index = Number(pooled.indices[res.channel * pooled.OH * pooled.OW + i]);
+  const off = offsetInWindow(index, Math.floor(i / pooled.OW), i % pooled.OW, src.W, prm);
+  return off ? offsetRgb(off.a, off.b, prm.kernel) : GREY;
+}
+
+function renderGridMode(stages, res, onEdit) {
+  const { src, pooled, out } = res;
+  const maxDim = Math.max(src.H, src.W, out?.H ?? 0, out?.W ?? 0);
+  const cellPx = Math.max(24, Math.min(52, Math.floor(boxSide(stages) / maxDim)));
+  const { lo, hi } = range(src.data);
+  const valueCell = (v) => ({ text: formatValue(v), ...greyCell(v, lo, hi) });
+  drawGrid(stages.input, src.H, src.W, cellPx, (i) => valueCell(src.data[i]), onEdit);
+  if (!pooled) return;
+  drawGrid(stages.pooled, pooled.OH, pooled.OW, cellPx, (i) => valueCell(pooled.data[i]));
+  drawGrid(stages.indices, pooled.OH, pooled.OW, cellPx, (i) => ({
+    text: String(pooled.indices[i]), bg: css(indexRgb(res, i)), fg: '#fff', cls: 'index',
+  }));
+  if (!out) return;
+  drawGrid(stages.unpool, out.H, out.W, cellPx, (i) => {
+    const v = out.data[i];
+    return v === 0 ? { text: '0', cls: 'zero' } : valueCell(v);
+  });
+}
+
+function renderImageMode(stages, res) {
+  const { src, pooled, out } = res;
+  const maxDim = Math.max(src.H, src.W, out?.H ?? 0, out?.W ?? 0);
+  const scale = Math.max(1, Math.min(24, Math.floor(boxSide(stages) / maxDim)));
+  drawPixels(stages.input, src.H, src.W, scale, tensorPixel(src));
+  if (!pooled) return;
+  const pooledT = { C: src.C, H: pooled.OH, W: pooled.OW, data: pooled.data };
+  drawPixels(stages.pooled, pooled.OH, pooled.OW, scale, tensorPixel(pooledT));
+  drawPixels(stages.indices, pooled.OH, pooled.OW, scale, (i) => indexRgb(res, i));
+  if (!out) return;
+  drawPixels(stages.unpool, out.H, out.W, scale, tensorPixel({ C: src.C, ...out }));
+}
+
+/** Draws everything `res` has; panels it lacks (after an error) say why. */
+export function renderPanels(stages, res, onEdit) {
+  if (res.src.kind === 'grid') renderGridMode(stages, res, onEdit);
+  else renderImageMode(stages, res);
+  if (!res.pooled) {
+    for (const k of ['pooled', 'indices']) drawEmpty(stages[k], 'maxPool2d failed (see the message above)');
+  }
+  if (!res.out) drawEmpty(stages.unpool, res.pooled ? 'maxUnpool2d failed (see the message above)' : '—');
+}
+
+/** The k x k legend of index colours. */
+export function renderLegend(el, k) {
+  el.replaceChildren();
+  el.style.gridTemplateColumns = `repeat(${k}, 12px)`;
+  for (let a = 0; a < k; a++) {
+    for (let b = 0; b < k; b++) {
+      const sw = document.createElement('span');
+      sw.style.background = css(offsetRgb(a, b, k));
+      sw.title = `row ${a}, col ${b} of the window`;
+      el.append(sw);
+    }
+  }
+}
