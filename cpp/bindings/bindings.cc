@@ -1,0 +1,288 @@
+// embind bindings of the C++ API, and nothing else: validation lives in the
+// operator layer (cpp/src) and in the TypeScript layer (js/src).
+//
+// Buffers cross as byte addresses into the wasm heap: the TypeScript layer
+// mallocs them, copies its typed arrays in once, calls an op, slices the
+// results out and frees. Sizes cross as doubles (JS numbers; the TS layer has
+// checked that they are safe integers) and are narrowed here to int64.
+// Messages of failed calls are kept in one string read with lastError(), so
+// a successful call returns no string.
+#include <emscripten/bind.h>
+#include <malloc.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "unpool/unpool.h"
+
+namespace {
+
+using emscripten::enum_;
+using emscripten::function;
+using emscripten::value_array;
+using emscripten::value_object;
+
+// A size argument: `count` entries of `values` are used (see SizeArg).
+struct JsSize {
+  int32_t count = 0;
+  std::array<double, 3> values{};
+};
+
+struct JsShape {
+  int32_t rank = 0;
+  std::array<double, 5> dims{};
+};
+
+struct JsPoolParams {
+  int32_t dims = 2;
+  JsSize kernel, stride, padding, dilation;
+  bool ceilMode = false;
+};
+
+struct JsUnpoolParams {
+  int32_t dims = 2;
+  JsSize kernel, stride, padding;
+  int32_t outputSizeCount = -1;
+  std::array<double, 5> outputSize{};
+};
+
+struct JsShapeResult {
+  unpool::Status status = unpool::Status::kOk;
+  JsShape shape;
+};
+
+struct JsRangeResult {
+  unpool::Status status = unpool::Status::kOk;
+  std::array<double, 3> min{};
+  std::array<double, 3> max{};
+};
+
+struct JsMemoryUsage {
+  double heapBytes = 0;
+  double inUseBytes = 0;
+};
+
+std::string& last_error() {
+  static std::string error;
+  return error;
+}
+
+// Doubles the TS layer let through are integers below 2^53; anything else
+// (only reachable by calling the bindings directly) is mapped to a value the
+// operator layer rejects instead of a cast with undefined behaviour.
+int64_t to_i64(double v) {
+  if (!(std::fabs(v) < 9.0e18)) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
+unpool::SizeArg to_size(const JsSize& s) {
+  unpool::SizeArg out;
+  out.count = s.count;
+  for (int i = 0; i < unpool::kMaxSpatialDims; ++i) {
+    out.values[i] = to_i64(s.values[i]);
+  }
+  return out;
+}
+
+unpool::Shape to_shape(const JsShape& s) {
+  unpool::Shape out;
+  out.rank = s.rank;
+  for (int i = 0; i < unpool::kMaxRank; ++i) out.dims[i] = to_i64(s.dims[i]);
+  return out;
+}
+
+JsShape from_shape(const unpool::Shape& s) {
+  JsShape out;
+  out.rank = s.rank;
+  for (int i = 0; i < unpool::kMaxRank; ++i) {
+    out.dims[i] = static_cast<double>(s.dims[i]);
+  }
+  return out;
+}
+
+unpool::PoolParams to_pool(const JsPoolParams& p) {
+  unpool::PoolParams out;
+  out.dims = p.dims;
+  out.kernel = to_size(p.kernel);
+  out.stride = to_size(p.stride);
+  out.padding = to_size(p.padding);
+  out.dilation = to_size(p.dilation);
+  out.ceil_mode = p.ceilMode;
+  return out;
+}
+
+unpool::UnpoolParams to_unpool(const JsUnpoolParams& p) {
+  unpool::UnpoolParams out;
+  out.dims = p.dims;
+  out.kernel = to_size(p.kernel);
+  out.stride = to_size(p.stride);
+  out.padding = to_size(p.padding);
+  out.output_size_count = p.outputSizeCount;
+  for (int i = 0; i < unpool::kMaxRank; ++i) {
+    out.output_size[i] = to_i64(p.outputSize[i]);
+  }
+  return out;
+}
+
+void* ptr(uintptr_t address) { return reinterpret_cast<void*>(address); }
+
+unpool::DType dtype_of(int32_t d) { return static_cast<unpool::DType>(d); }
+unpool::IndexType itype_of(int32_t i) {
+  return static_cast<unpool::IndexType>(i);
+}
+
+JsShapeResult max_pool_shape(const JsPoolParams& p, const JsShape& input) {
+  unpool::Shape out;
+  JsShapeResult r;
+  r.status = unpool::max_pool_shape(to_pool(p), to_shape(input), &out,
+                                    &last_error());
+  r.shape = from_shape(out);
+  return r;
+}
+
+unpool::Status max_pool(const JsPoolParams& p, const JsShape& input,
+                        int32_t dtype, uintptr_t x, uintptr_t y,
+                        int32_t index_type, uintptr_t indices) {
+  return unpool::max_pool(to_pool(p), to_shape(input), dtype_of(dtype),
+                          ptr(x), ptr(y), itype_of(index_type), ptr(indices),
+                          &last_error());
+}
+
+JsShapeResult max_unpool_shape(const JsUnpoolParams& p, const JsShape& input) {
+  unpool::Shape out;
+  JsShapeResult r;
+  r.status = unpool::max_unpool_shape(to_unpool(p), to_shape(input), &out,
+                                      &last_error());
+  r.shape = from_shape(out);
+  return r;
+}
+
+JsRangeResult max_unpool_output_range(const JsUnpoolParams& p,
+                                      const JsShape& input) {
+  unpool::SizeRange ranges[unpool::kMaxSpatialDims];
+  JsRangeResult r;
+  r.status = unpool::max_unpool_output_range(to_unpool(p), to_shape(input),
+                                             ranges, &last_error());
+  for (int i = 0; i < unpool::kMaxSpatialDims; ++i) {
+    r.min[i] = static_cast<double>(ranges[i].min);
+    r.max[i] = static_cast<double>(ranges[i].max);
+  }
+  return r;
+}
+
+unpool::Status max_unpool(const JsUnpoolParams& p, const JsShape& input,
+                          int32_t dtype, uintptr_t x, int32_t index_type,
+                          uintptr_t indices, uintptr_t y) {
+  return unpool::max_unpool(to_unpool(p), to_shape(input), dtype_of(dtype),
+                            ptr(x), itype_of(index_type), ptr(indices), ptr(y),
+                            &last_error());
+}
+
+unpool::Status max_pool_backward(const JsPoolParams& p,
+                                 const JsShape& input_shape,
+                                 const JsShape& output_shape, int32_t dtype,
+                                 uintptr_t grad_output, int32_t index_type,
+                                 uintptr_t indices, uintptr_t grad_input) {
+  return unpool::max_pool_backward(
+      to_pool(p), to_shape(input_shape), to_shape(output_shape),
+      dtype_of(dtype), ptr(grad_output), itype_of(index_type), ptr(indices),
+      ptr(grad_input), &last_error());
+}
+
+unpool::Status max_unpool_backward(int32_t dims,
+                                   const JsShape& grad_output_shape,
+                                   const JsShape& indices_shape, int32_t dtype,
+                                   uintptr_t grad_output, int32_t index_type,
+                                   uintptr_t indices, uintptr_t grad_input) {
+  return unpool::max_unpool_backward(
+      dims, to_shape(grad_output_shape), to_shape(indices_shape),
+      dtype_of(dtype), ptr(grad_output), itype_of(index_type), ptr(indices),
+      ptr(grad_input), &last_error());
+}
+
+// Hands the message over and releases its storage, so that a failed call
+// leaves the heap as it found it (the leak tests check inUseBytes).
+std::string take_last_error() {
+  std::string message;
+  message.swap(last_error());
+  return message;
+}
+
+std::string status_name(unpool::Status s) { return unpool::status_name(s); }
+
+// dlmalloc's view of the heap: `arena` is what it obtained from sbrk,
+// `uordblks` what is allocated now. The leak tests compare the latter.
+JsMemoryUsage memory_usage() {
+  const struct mallinfo info = mallinfo();
+  JsMemoryUsage m;
+  m.heapBytes = static_cast<double>(static_cast<unsigned>(info.arena));
+  m.inUseBytes = static_cast<double>(static_cast<unsigned>(info.uordblks));
+  return m;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(unpool) {
+  enum_<unpool::Status>("Status")
+      .value("ok", unpool::Status::kOk)
+      .value("invalid_argument", unpool::Status::kInvalidArgument)
+      .value("invalid_shape", unpool::Status::kInvalidShape)
+      .value("invalid_index", unpool::Status::kInvalidIndex)
+      .value("output_size_out_of_range", unpool::Status::kOutputSizeOutOfRange)
+      .value("too_large", unpool::Status::kTooLarge);
+
+  value_array<std::array<double, 3>>("Array3")
+      .element(emscripten::index<0>())
+      .element(emscripten::index<1>())
+      .element(emscripten::index<2>());
+  value_array<std::array<double, 5>>("Array5")
+      .element(emscripten::index<0>())
+      .element(emscripten::index<1>())
+      .element(emscripten::index<2>())
+      .element(emscripten::index<3>())
+      .element(emscripten::index<4>());
+
+  value_object<JsSize>("Size")
+      .field("count", &JsSize::count)
+      .field("values", &JsSize::values);
+  value_object<JsShape>("Shape")
+      .field("rank", &JsShape::rank)
+      .field("dims", &JsShape::dims);
+  value_object<JsPoolParams>("PoolParams")
+      .field("dims", &JsPoolParams::dims)
+      .field("kernel", &JsPoolParams::kernel)
+      .field("stride", &JsPoolParams::stride)
+      .field("padding", &JsPoolParams::padding)
+      .field("dilation", &JsPoolParams::dilation)
+      .field("ceilMode", &JsPoolParams::ceilMode);
+  value_object<JsUnpoolParams>("UnpoolParams")
+      .field("dims", &JsUnpoolParams::dims)
+      .field("kernel", &JsUnpoolParams::kernel)
+      .field("stride", &JsUnpoolParams::stride)
+      .field("padding", &JsUnpoolParams::padding)
+      .field("outputSizeCount", &JsUnpoolParams::outputSizeCount)
+      .field("outputSize", &JsUnpoolParams::outputSize);
+  value_object<JsShapeResult>("ShapeResult")
+      .field("status", &JsShapeResult::status)
+      .field("shape", &JsShapeResult::shape);
+  value_object<JsRangeResult>("RangeResult")
+      .field("status", &JsRangeResult::status)
+      .field("min", &JsRangeResult::min)
+      .field("max", &JsRangeResult::max);
+  value_object<JsMemoryUsage>("MemoryUsage")
+      .field("heapBytes", &JsMemoryUsage::heapBytes)
+      .field("inUseBytes", &JsMemoryUsage::inUseBytes);
+
+  function("maxPoolShape", &max_pool_shape);
+  function("maxPool", &max_pool);
+  function("maxUnpoolShape", &max_unpool_shape);
+  function("maxUnpoolOutputRange", &max_unpool_output_range);
+  function("maxUnpool", &max_unpool);
+  function("maxPoolBackward", &max_pool_backward);
+  function("maxUnpoolBackward", &max_unpool_backward);
+  function("statusName", &status_name);
+  function("lastError", &take_last_error);
+  function("memoryUsage", &memory_usage);
+}

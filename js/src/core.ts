@@ -1,0 +1,162 @@
+// The bridge to the WebAssembly core: turns options into the embind param
+// objects, owns the heap block of one call, and maps statuses to errors.
+import type {
+  StatusValue, UnpoolWasmModule, WasmPoolParams, WasmShape, WasmSize, WasmUnpoolParams,
+} from './unpool.mjs';
+import { checkInteger, describe, MAX_RANK, TensorData, UnpoolError } from './tensor.js';
+
+/** Pool geometry as the user gives it. */
+export interface PoolGeometry {
+  kernelSize?: number | readonly number[];
+  stride?: number | readonly number[] | null;
+  padding?: number | readonly number[];
+  dilation?: number | readonly number[];
+  ceilMode?: boolean;
+}
+
+/** Unpool geometry as the user gives it. */
+export interface UnpoolGeometry {
+  kernelSize: number | readonly number[];
+  stride?: number | readonly number[] | null;
+  padding?: number | readonly number[];
+  outputSize?: readonly number[] | null;
+}
+
+const NOT_GIVEN: WasmSize = { count: 0, values: [0, 0, 0] };
+
+/**
+ * A size option: a number (every spatial dim) or up to 3 numbers; `undefined`
+ * (and `null` or `[]` for a stride, as in PyTorch) select the default.
+ */
+export function sizeArg(fn: string, name: string, value: unknown, dims: number,
+                        required = false): WasmSize {
+  if (value === undefined || (name === 'stride' && (value === null ||
+      (Array.isArray(value) && value.length === 0)))) {
+    if (required) throw new TypeError(`${fn}: ${name} is required`);
+    return NOT_GIVEN;
+  }
+  if (typeof value === 'number') {
+    return { count: 1, values: [checkInteger(fn, name, value), 0, 0] };
+  }
+  if (!Array.isArray(value)) {
+    throw new TypeError(`${fn}: ${name} must be a number or an array of numbers, got ${describe(value)}`);
+  }
+  if (value.length === 0 || value.length > 3) {
+    throw new RangeError(`${fn}: ${name}=${describe(value)} has ${value.length} entries; ` +
+        `expected 1${dims > 1 ? ` or ${dims}` : ''}`);
+  }
+  const values: [number, number, number] = [0, 0, 0];
+  value.forEach((v, i) => { values[i] = checkInteger(fn, `${name}[${i}]`, v); });
+  return { count: value.length, values };
+}
+
+export function poolParams(fn: string, dims: number, g: PoolGeometry,
+                           kernelRequired: boolean): WasmPoolParams {
+  if (g === null || typeof g !== 'object') {
+    throw new TypeError(`${fn}: options must be an object, got ${describe(g)}`);
+  }
+  if (g.ceilMode !== undefined && typeof g.ceilMode !== 'boolean') {
+    throw new TypeError(`${fn}: ceilMode=${describe(g.ceilMode)} must be a boolean`);
+  }
+  return {
+    dims,
+    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, dims, kernelRequired),
+    stride: sizeArg(fn, 'stride', g.stride, dims),
+    padding: sizeArg(fn, 'padding', g.padding, dims),
+    dilation: sizeArg(fn, 'dilation', g.dilation, dims),
+    ceilMode: g.ceilMode ?? false,
+  };
+}
+
+export function unpoolParams(fn: string, dims: number, g: UnpoolGeometry): WasmUnpoolParams {
+  if (g === null || typeof g !== 'object') {
+    throw new TypeError(`${fn}: options must be an object, got ${describe(g)}`);
+  }
+  const outputSize: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  let outputSizeCount = -1;
+  const os: unknown = g.outputSize;
+  if (os !== undefined && os !== null) {
+    if (!Array.isArray(os)) {
+      throw new TypeError(`${fn}: outputSize must be an array of integers, got ${describe(os)}`);
+    }
+    if (os.length > MAX_RANK) {
+      throw new RangeError(`${fn}: outputSize=${describe(os)} has ${os.length} entries; ` +
+          `expected ${dims}, ${dims + 1} or ${dims + 2}`);
+    }
+    os.forEach((v, i) => { outputSize[i] = checkInteger(fn, `outputSize[${i}]`, v); });
+    outputSizeCount = os.length;
+  }
+  return {
+    dims,
+    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, dims, true),
+    stride: sizeArg(fn, 'stride', g.stride, dims),
+    padding: sizeArg(fn, 'padding', g.padding, dims),
+    outputSizeCount,
+    outputSize,
+  };
+}
+
+export function wasmShape(shape: readonly number[]): WasmShape {
+  const dims: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  shape.forEach((d, i) => { dims[i] = d; });
+  return { rank: shape.length, dims };
+}
+
+export function jsShape(shape: WasmShape): number[] {
+  return shape.dims.slice(0, shape.rank);
+}
+
+/** Throws an UnpoolError carrying the core's message unless `status` is ok. */
+export function check(m: UnpoolWasmModule, status: StatusValue): void {
+  if (status !== m.Status.ok) throw new UnpoolError(m.lastError(), m.statusName(status));
+}
+
+export const dtypeCode = (a: TensorData): number =>
+  a instanceof Float64Array || a instanceof BigInt64Array ? 1 : 0;
+
+type ArrayCtor = { new (buffer: ArrayBufferLike, offset: number, length: number): TensorData };
+
+/** The largest heap the module may grow to (MAXIMUM_MEMORY less a page). */
+const MAX_HEAP_BYTES = 4294901760;
+
+/**
+ * One heap block for all buffers of a call. `alloc` throws an UnpoolError
+ * ('out_of_memory') when it cannot be had, with nothing left allocated.
+ */
+export class HeapBlock {
+  readonly base: number;
+  readonly ptrs: number[];
+
+  constructor(private readonly m: UnpoolWasmModule, fn: string, bytes: readonly number[]) {
+    let total = 0;
+    this.ptrs = bytes.map((b) => {
+      const at = total;
+      total += Math.ceil(b / 8) * 8;
+      return at;
+    });
+    const base = total <= MAX_HEAP_BYTES ? m._malloc(Math.max(total, 8)) : 0;
+    if (base === 0) {
+      throw new UnpoolError(`${fn}: the WebAssembly module cannot allocate ${total} bytes ` +
+          `for this call (its heap is limited to 4 GiB)`, 'out_of_memory');
+    }
+    this.base = base;
+    this.ptrs = this.ptrs.map((p) => p + base);
+  }
+
+  /** Copies `data` to buffer `i`. Heap views are taken fresh: growth detaches them. */
+  write(i: number, data: TensorData): void {
+    const Ctor = data.constructor as ArrayCtor;
+    (new Ctor(this.m.HEAPU8.buffer, this.ptrs[i], data.length) as { set(a: TensorData): void })
+        .set(data);
+  }
+
+  /** A copy of buffer `i` as `length` elements of the type of `like`. */
+  read<T extends TensorData>(i: number, like: T, length: number): T {
+    const Ctor = like.constructor as ArrayCtor;
+    return (new Ctor(this.m.HEAPU8.buffer, this.ptrs[i], length) as T).slice() as T;
+  }
+
+  free(): void {
+    this.m._free(this.base);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * unpool: max pooling with argmax indices and max unpooling, with exactly
+ * PyTorch's semantics, as C++ kernels compiled to WebAssembly.
+ *
+ * @example
+ * import { init, maxPool2d, maxUnpool2d } from 'unpool';
+ * await init();
+ * const x = { data: new Float32Array(16).map((_, i) => i), shape: [1, 1, 4, 4] };
+ * const { output, indices } = maxPool2d(x, { kernelSize: 2 });
+ * const restored = maxUnpool2d(output, indices, { kernelSize: 2 });
+ *
+ * @packageDocumentation
+ */
+import { wasm } from './loader.js';
+
+export { init, isReady } from './loader.js';
+export type { InitOptions } from './loader.js';
+export * from './functional.js';
+export { MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules.js';
+export type { MaxPoolModuleOptions, MaxUnpoolModuleOptions } from './modules.js';
+export type {
+  MaxPoolBackwardOptions, MaxPoolOptions, MaxPoolResult, MaxUnpoolOptions,
+} from './ops.js';
+export { UnpoolError } from './tensor.js';
+export type {
+  FloatArray, IndexArray, IndexType, Size, Tensor, TensorData, TensorLike,
+} from './tensor.js';
+
+/** Heap statistics of the WebAssembly module. */
+export interface MemoryUsage {
+  /** Bytes the module's allocator has taken from its linear memory. */
+  heapBytes: number;
+  /** Bytes allocated now. Every call frees what it allocated, so this returns
+   * to its previous value after each call, failed ones included. */
+  inUseBytes: number;
+}
+
+/** Heap statistics of the module (after `await init()`). */
+export function memoryUsage(): MemoryUsage {
+  return wasm('memoryUsage').memoryUsage();
+}

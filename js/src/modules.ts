@@ -1,0 +1,117 @@
+// Module classes mirroring torch.nn.MaxPool{1,2,3}d and MaxUnpool{1,2,3}d:
+// the geometry is fixed at construction, forward() takes the tensors.
+// Arguments are checked when forward() runs, as in PyTorch.
+import {
+  maxPoolBackwardNd, maxPoolNd, MaxPoolResult, maxUnpoolBackwardNd, maxUnpoolNd,
+} from './ops.js';
+import type { FloatArray, IndexArray, IndexType, Size, Tensor, TensorLike } from './tensor.js';
+
+/** Constructor options of MaxPool1d/2d/3d. */
+export interface MaxPoolModuleOptions {
+  stride?: Size | null;
+  padding?: Size;
+  dilation?: Size;
+  ceilMode?: boolean;
+  /** Index dtype of forward's indices; 'int32' by default. */
+  indexType?: IndexType;
+}
+
+/** Constructor options of MaxUnpool1d/2d/3d. */
+export interface MaxUnpoolModuleOptions {
+  stride?: Size | null;
+  padding?: Size;
+}
+
+abstract class MaxPoolNd {
+  readonly kernelSize: Size;
+  readonly stride: Size | null;
+  readonly padding: Size;
+  readonly dilation: Size;
+  readonly ceilMode: boolean;
+  readonly indexType: IndexType;
+
+  protected constructor(private readonly dims: number, kernelSize: Size,
+                        options: MaxPoolModuleOptions = {}) {
+    this.kernelSize = kernelSize;
+    this.stride = options.stride ?? null;
+    this.padding = options.padding ?? 0;
+    this.dilation = options.dilation ?? 1;
+    this.ceilMode = options.ceilMode ?? false;
+    this.indexType = options.indexType ?? 'int32';
+  }
+
+  /** Pools `x`; returns the output and the argmax indices. */
+  forward<T extends FloatArray>(x: TensorLike<T>): MaxPoolResult<T, IndexArray> {
+    return maxPoolNd(this.dims, x, { ...this.geometry(), indexType: this.indexType }) as
+        MaxPoolResult<T, IndexArray>;
+  }
+
+  /** Gradient of forward() w.r.t. its input (scatter-add), geometry checked. */
+  backward<T extends FloatArray>(gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
+                                 inputShape: readonly number[]): Tensor<T> {
+    return maxPoolBackwardNd(this.dims, gradOutput, indices,
+                             { ...this.geometry(), inputShape }) as Tensor<T>;
+  }
+
+  private geometry() {
+    return {
+      kernelSize: this.kernelSize, stride: this.stride, padding: this.padding,
+      dilation: this.dilation, ceilMode: this.ceilMode,
+    };
+  }
+}
+
+abstract class MaxUnpoolNd {
+  readonly kernelSize: Size;
+  readonly stride: Size | null;
+  readonly padding: Size;
+
+  protected constructor(private readonly dims: number, kernelSize: Size,
+                        options: MaxUnpoolModuleOptions = {}) {
+    this.kernelSize = kernelSize;
+    this.stride = options.stride ?? null;
+    this.padding = options.padding ?? 0;
+  }
+
+  /**
+   * Unpools `x` with `indices`. `outputSize` is optional: spatial sizes, maybe
+   * preceded by N and C as in PyTorch (e.g. a previous input's shape).
+   */
+  forward<T extends FloatArray>(x: TensorLike<T>, indices: TensorLike<IndexArray>,
+                                outputSize?: readonly number[] | null): Tensor<T> {
+    return maxUnpoolNd(this.dims, x, indices, {
+      kernelSize: this.kernelSize, stride: this.stride, padding: this.padding, outputSize,
+    }) as Tensor<T>;
+  }
+
+  /** Gradient of forward() w.r.t. `x` (a gather); shape of `indices`. */
+  backward<T extends FloatArray>(gradOutput: TensorLike<T>,
+                                 indices: TensorLike<IndexArray>): Tensor<T> {
+    return maxUnpoolBackwardNd(this.dims, gradOutput, indices) as Tensor<T>;
+  }
+}
+
+/** As torch.nn.MaxPool1d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
+export class MaxPool1d extends MaxPoolNd {
+  constructor(kernelSize: Size, options?: MaxPoolModuleOptions) { super(1, kernelSize, options); }
+}
+/** As torch.nn.MaxPool2d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
+export class MaxPool2d extends MaxPoolNd {
+  constructor(kernelSize: Size, options?: MaxPoolModuleOptions) { super(2, kernelSize, options); }
+}
+/** As torch.nn.MaxPool3d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
+export class MaxPool3d extends MaxPoolNd {
+  constructor(kernelSize: Size, options?: MaxPoolModuleOptions) { super(3, kernelSize, options); }
+}
+/** As torch.nn.MaxUnpool1d(kernel_size, stride, padding). */
+export class MaxUnpool1d extends MaxUnpoolNd {
+  constructor(kernelSize: Size, options?: MaxUnpoolModuleOptions) { super(1, kernelSize, options); }
+}
+/** As torch.nn.MaxUnpool2d(kernel_size, stride, padding). */
+export class MaxUnpool2d extends MaxUnpoolNd {
+  constructor(kernelSize: Size, options?: MaxUnpoolModuleOptions) { super(2, kernelSize, options); }
+}
+/** As torch.nn.MaxUnpool3d(kernel_size, stride, padding). */
+export class MaxUnpool3d extends MaxUnpoolNd {
+  constructor(kernelSize: Size, options?: MaxUnpoolModuleOptions) { super(3, kernelSize, options); }
+}

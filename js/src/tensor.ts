@@ -1,0 +1,135 @@
+// Tensor types and the checks that only JavaScript can make: array kinds,
+// integer-ness of sizes, data length against shape. Everything about
+// geometry (ranks, kernel >= 1, index ranges, ...) is checked in C++.
+
+/** Element types of values. Results have the dtype of their input. */
+export type FloatArray = Float32Array | Float64Array;
+/** Element types of indices: int32 (default) or int64 as in PyTorch. */
+export type IndexArray = Int32Array | BigInt64Array;
+export type TensorData = FloatArray | IndexArray;
+
+/** A dense row-major tensor: NC + spatial dims, or C + spatial (unbatched). */
+export interface Tensor<T extends TensorData = TensorData> {
+  data: T;
+  shape: number[];
+}
+
+/**
+ * What the functions accept as a tensor: `{ data, shape }`, or `{ data, dims }`
+ * as ONNX Runtime Web tensors have it. `data` may be a subarray view.
+ */
+export type TensorLike<T extends TensorData = TensorData> =
+    | { data: T; shape: readonly number[] }
+    | { data: T; dims: readonly number[] };
+
+/** A size argument: one number for every spatial dim, or one per dim. */
+export type Size = number | readonly number[];
+
+/** Name of the index dtype. */
+export type IndexType = 'int32' | 'int64';
+
+/**
+ * The error thrown when the WebAssembly core rejects an argument. It is a
+ * RangeError; `code` is the core's status name: 'invalid_argument',
+ * 'invalid_shape', 'invalid_index', 'output_size_out_of_range', 'too_large'
+ * or, for a failed allocation, 'out_of_memory'.
+ */
+export class UnpoolError extends RangeError {
+  readonly code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = 'UnpoolError';
+    this.code = code;
+  }
+}
+
+/** Largest rank the core handles: N, C and three spatial dims. */
+export const MAX_RANK = 5;
+
+/** A short rendering of any value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    const items = value.slice(0, 6).map(describe).join(', ');
+    return `[${items}${value.length > 6 ? ', ...' : ''}]`;
+  }
+  if (ArrayBuffer.isView(value)) {
+    return `${value.constructor.name}(${(value as { length?: number }).length ?? value.byteLength})`;
+  }
+  switch (typeof value) {
+    case 'string': return JSON.stringify(value);
+    case 'bigint': return `${value}n`;
+    case 'function': return 'a function';
+    case 'object': return value.constructor?.name ? `a ${value.constructor.name}` : 'an object';
+    default: return String(value);
+  }
+}
+
+/** Checks that `value` is a safe integer (any sign: C++ checks ranges). */
+export function checkInteger(fn: string, name: string, value: unknown): number {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${fn}: ${name}=${describe(value)} must be a number`);
+  }
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(`${fn}: ${name}=${describe(value)} must be an integer`);
+  }
+  return value;
+}
+
+/** Reads a shape: an array of non-negative safe integers, at most rank 5. */
+export function checkShape(fn: string, name: string, value: unknown): number[] {
+  if (!Array.isArray(value)) {
+    throw new TypeError(`${fn}: ${name} must be an array of integers, got ${describe(value)}`);
+  }
+  if (value.length > MAX_RANK) {
+    throw new RangeError(
+        `${fn}: ${name}=${describe(value)} has ${value.length} dims; at most ${MAX_RANK} are supported`);
+  }
+  const shape = value.map((d, i) => checkInteger(fn, `${name}[${i}]`, d));
+  shape.forEach((d, i) => {
+    if (d < 0) throw new RangeError(`${fn}: ${name}[${i}]=${d} must be >= 0`);
+  });
+  return shape;
+}
+
+export function numel(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
+
+type Kind = 'float' | 'index';
+
+function kindOf(data: unknown): Kind | undefined {
+  if (data instanceof Float32Array || data instanceof Float64Array) return 'float';
+  if (data instanceof Int32Array || data instanceof BigInt64Array) return 'index';
+  return undefined;
+}
+
+const KIND_NAMES: Record<Kind, string> = {
+  float: 'a Float32Array or Float64Array',
+  index: 'an Int32Array or BigInt64Array',
+};
+
+/** Reads a tensor argument, checking its array kind and data length. */
+export function checkTensor<K extends Kind>(
+    fn: string, name: string, value: unknown, kind: K):
+    Tensor<K extends 'float' ? FloatArray : IndexArray> {
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${fn}: ${name} must be a tensor { data, shape }, got ${describe(value)}`);
+  }
+  const { data } = value as { data?: unknown };
+  if (kindOf(data) !== kind) {
+    throw new TypeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
+  }
+  const v = value as { shape?: unknown; dims?: unknown };
+  const field = v.shape !== undefined ? 'shape' : v.dims !== undefined ? 'dims' : 'shape';
+  const shape = checkShape(fn, `${name}.${field}`, v[field]);
+  const length = (data as TensorData).length;
+  if (length !== numel(shape)) {
+    throw new RangeError(`${fn}: ${name}.data has length ${length} but ${name}.${field}=` +
+        `${describe(shape)} holds ${numel(shape)} elements`);
+  }
+  return { data: data as K extends 'float' ? FloatArray : IndexArray, shape };
+}
+
