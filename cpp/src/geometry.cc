@@ -150,9 +150,10 @@ Check check_output_numel(const std::string& op, const Geometry& g,
 
 std::string op_name(const char* base, int32_t dims) {
   std::string b(base);
-  const size_t pos = b.find('#');
-  const std::string d = (dims >= 1 && dims <= 3) ? std::to_string(dims) : "";
-  return pos == std::string::npos ? b : b.replace(pos, 1, d);
+  const size_t pos = b.find("#d");
+  if (pos == std::string::npos) return b;
+  const bool valid = dims >= 1 && dims <= kMaxSpatialDims;
+  return b.replace(pos, 2, valid ? std::to_string(dims) + "d" : "");
 }
 
 std::string shape_string(const Shape& s) {
