@@ -1,0 +1,139 @@
+// Reads the conformance vectors (tests/vectors/*.json, the files the native
+// suite reads) and states what unpool must do with each case, by the same
+// rules as tests/cpp/golden_test.cc.
+// Loaded through Vite's ?raw so the same code runs in Node and in a browser,
+// and JSON.parse keeps -0.0 (a JSON module import might not).
+const files = import.meta.glob('../vectors/*.json', {
+  query: '?raw', import: 'default', eager: true,
+}) as Record<string, string>;
+
+export type Json = number | string | null | boolean | Json[] | { [k: string]: Json };
+
+export interface GoldenTensor {
+  shape: number[];
+  dtype: string;
+  data: Array<number | string>;
+}
+
+export interface GoldenCase {
+  id: string;
+  category: string;
+  op: string;
+  tags: string[];
+  params: Record<string, Json>;
+  inputs: Record<string, GoldenTensor>;
+  expected: Record<string, GoldenTensor> & { error?: { type: string; message: string } };
+  error_kind?: string;
+}
+
+export function loadCases(): GoldenCase[] {
+  const cases: GoldenCase[] = [];
+  for (const [name, text] of Object.entries(files)) {
+    const doc = JSON.parse(text) as { format?: string; cases?: GoldenCase[] };
+    if (!doc.format?.startsWith('maxpool-unpool-golden/')) continue;
+    if (!Array.isArray(doc.cases)) throw new Error(`${name}: no cases`);
+    cases.push(...doc.cases);
+  }
+  return cases;
+}
+
+export interface OpInfo {
+  dims: 1 | 2 | 3;
+  unpool: boolean;
+  backward: boolean;
+}
+
+export function parseOp(op: string): OpInfo {
+  const m = /^max_(un)?pool([123])d(_backward)?$/.exec(op);
+  if (!m) throw new Error(`unknown op ${op}`);
+  return { dims: Number(m[2]) as 1 | 2 | 3, unpool: m[1] !== undefined, backward: m[3] !== undefined };
+}
+
+const decode = (v: number | string): number =>
+  v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : (v as number);
+
+/** Values as their typed array; dtypes JS cannot pool with become the closest JS array. */
+export function toTyped(t: GoldenTensor): Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array {
+  switch (t.dtype) {
+    case 'float32': return Float32Array.from(t.data, decode);
+    case 'float64': return Float64Array.from(t.data, decode);
+    case 'int64': return BigInt64Array.from(t.data, (v) => BigInt(v as number));
+    case 'int32': return Int32Array.from(t.data, (v) => v as number);
+    case 'bool': return Uint8Array.from(t.data, (v) => Number(v));
+    default: throw new Error(`unknown dtype ${t.dtype}`);
+  }
+}
+
+/** Indices of a case as the index type under test. */
+export function toIndices(t: GoldenTensor, type: 'int32' | 'int64'): Int32Array | BigInt64Array {
+  return type === 'int64' ? BigInt64Array.from(t.data, (v) => BigInt(v as number))
+                          : Int32Array.from(t.data, (v) => v as number);
+}
+
+/** What unpool (not PyTorch) does with a case. */
+export type Expect =
+  | { kind: 'match' }
+  | { kind: 'error'; type: 'RangeError' | 'TypeError' }
+  | { kind: 'succeed' }   // a documented divergence that succeeds
+  | { kind: 'skip'; why: string };
+
+const values = (p: Json | undefined): number[] =>
+  p === undefined || p === null ? [] : Array.isArray(p) ? (p as number[]) : [p as number];
+
+export function expectation(c: GoldenCase): Expect {
+  const op = parseOp(c.op);
+  const x = c.inputs.x;
+  const isFloat = (t?: GoldenTensor) => !t || t.dtype === 'float32' || t.dtype === 'float64';
+  if (!isFloat(x) || !isFloat(c.inputs.grad_output)) {
+    // Values in an integer array are a wrong array type in JS.
+    return { kind: 'error', type: 'TypeError' };
+  }
+  const idx = c.inputs.indices;
+  if (idx && idx.dtype !== 'int64') {
+    if (idx.dtype === 'int32') {
+      return { kind: 'skip', why: 'int32 indices are valid in unpool (an error in PyTorch only)' };
+    }
+    return { kind: 'error', type: 'TypeError' };
+  }
+  if (op.unpool) {
+    // Divergence: unpool rejects kernel/stride <= 0 and negative padding.
+    if (values(c.params.kernel_size).some((v) => v <= 0) ||
+        values(c.params.stride).some((v) => v <= 0) ||
+        values(c.params.padding).some((v) => v < 0)) {
+      return { kind: 'error', type: 'RangeError' };
+    }
+    // Divergence: unbatched input accepts outputSize with dims + 1 entries.
+    const os = c.params.output_size;
+    if (c.error_kind === 'output_size_length' && Array.isArray(os) &&
+        os.length === op.dims + 1 && x.shape.length === op.dims + 1) {
+      return { kind: 'succeed' };
+    }
+  }
+  return c.expected.error ? { kind: 'error', type: 'RangeError' } : { kind: 'match' };
+}
+
+/** A size param as the JS API takes it (null: not given). */
+export function size(p: Json | undefined): number | number[] | undefined {
+  if (p === undefined || p === null) return undefined;
+  return Array.isArray(p) ? (p as number[]) : (p as number);
+}
+
+/** First element that differs under Object.is (NaN equals NaN, -0 is not +0), or ''. */
+export function diffValues(got: ArrayLike<number>, want: GoldenTensor): string {
+  if (got.length !== want.data.length) return `length ${got.length} != ${want.data.length}`;
+  for (let i = 0; i < got.length; ++i) {
+    const w = decode(want.data[i]);
+    const g = got[i];
+    if (!Object.is(g, w)) return `[${i}]: got ${Object.is(g, -0) ? '-0' : g}, want ${Object.is(w, -0) ? '-0' : w}`;
+  }
+  return '';
+}
+
+/** First index that differs by value, or ''. */
+export function diffIndices(got: Int32Array | BigInt64Array, want: GoldenTensor): string {
+  if (got.length !== want.data.length) return `length ${got.length} != ${want.data.length}`;
+  for (let i = 0; i < got.length; ++i) {
+    if (Number(got[i]) !== want.data[i]) return `[${i}]: got ${got[i]}, want ${want.data[i]}`;
+  }
+  return '';
+}

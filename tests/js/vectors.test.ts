@@ -1,0 +1,94 @@
+// The conformance vectors through the public API, with int64 and int32
+// indices: outputs bit for bit (Object.is), indices by value, errors thrown.
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as unpool from '../../dist/index.js';
+import {
+  diffIndices, diffValues, expectation, GoldenCase, loadCases, parseOp, size, toIndices, toTyped,
+} from './golden.js';
+
+type Api = Record<string, (...args: unknown[]) => any>;
+const api = unpool as unknown as Api;
+
+const cases = loadCases();
+
+beforeAll(async () => {
+  await unpool.init();
+});
+
+function run(c: GoldenCase, indexType: 'int32' | 'int64') {
+  const op = parseOp(c.op);
+  const p = c.params;
+  const x = { data: toTyped(c.inputs.x), shape: c.inputs.x.shape };
+  if (!op.unpool) {
+    const geometry = {
+      kernelSize: size(p.kernel_size)!, stride: size(p.stride), padding: size(p.padding),
+      dilation: size(p.dilation), ceilMode: p.ceil_mode === true,
+    };
+    const { output, indices } = api[`maxPool${op.dims}d`](x, { ...geometry, indexType });
+    expect(output.data.constructor).toBe(x.data.constructor);
+    expect(indices.data).toBeInstanceOf(indexType === 'int64' ? BigInt64Array : Int32Array);
+    checkValues('output', output, c.expected.output);
+    expect(indices.shape).toEqual(c.expected.indices.shape);
+    expect(diffIndices(indices.data, c.expected.indices), 'indices').toBe('');
+    if (!op.backward) return;
+    const g = c.inputs.grad_output;
+    const gradInput = api[`maxPool${op.dims}dBackward`](
+        { data: toTyped(g), shape: g.shape }, indices, { ...geometry, inputShape: x.shape });
+    checkValues('grad_input', gradInput, c.expected.grad_input);
+    return;
+  }
+  const indices = { data: toIndices(c.inputs.indices, indexType), shape: c.inputs.indices.shape };
+  const outputSize = p.output_size === null ? undefined : (p.output_size as number[]);
+  const output = api[`maxUnpool${op.dims}d`](x, indices, {
+    kernelSize: size(p.kernel_size)!, stride: size(p.stride), padding: size(p.padding), outputSize,
+  });
+  if (c.expected.output) {
+    checkValues('output', output, c.expected.output);
+  } else {
+    // A divergence that succeeds: the spatial dims are outputSize's last ones.
+    expect(output.shape.slice(-op.dims)).toEqual(outputSize!.slice(-op.dims));
+  }
+  if (!op.backward) return;
+  const g = c.inputs.grad_output;
+  const gradInput = api[`maxUnpool${op.dims}dBackward`]({ data: toTyped(g), shape: g.shape }, indices);
+  checkValues('grad_input', gradInput, c.expected.grad_input);
+}
+
+function checkValues(what: string, got: { data: Float32Array | Float64Array; shape: number[] },
+                     want: GoldenCase['expected'][string]) {
+  expect(got.shape, `${what} shape`).toEqual(want.shape);
+  expect(diffValues(got.data, want), what).toBe('');
+}
+
+describe('conformance vectors', () => {
+  it('has cases', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  for (const c of cases) {
+    const e = expectation(c);
+    for (const indexType of ['int64', 'int32'] as const) {
+      const name = `${c.id} ${c.op} (${indexType} indices)`;
+      if (e.kind === 'skip') {
+        it.skip(`${name}: ${e.why}`, () => {});
+        continue;
+      }
+      it(name, () => {
+        if (e.kind === 'error') {
+          const prefix = parseOp(c.op).unpool ? 'maxUnpool' : 'maxPool';
+          let thrown: unknown;
+          try {
+            run(c, indexType);
+          } catch (error) {
+            thrown = error;
+          }
+          expect(thrown, `${c.error_kind}: must throw`).toBeInstanceOf(
+              e.type === 'TypeError' ? TypeError : RangeError);
+          expect((thrown as Error).message.startsWith(prefix), (thrown as Error).message).toBe(true);
+        } else {
+          run(c, indexType);
+        }
+      });
+    }
+  }
+});
