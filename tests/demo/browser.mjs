@@ -1,0 +1,77 @@
+// Launching Debian's Chromium with playwright-core, and reading the page.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Opens `url` in a fresh profile; collects console errors and the .wasm content types. */
+export async function openDemo(url) {
+  const profile = mkdtempSync(join(tmpdir(), 'unpool-demo-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const errors = [];
+  const wasmTypes = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname.endsWith('.wasm')) wasmTypes.push(r.headers()['content-type']);
+  });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  const close = async () => {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  };
+  return { page, errors, wasmTypes, close };
+}
+
+/** Texts of the grid cells of a panel, row-major. */
+export const cellTexts = (page, panel) =>
+  page.$$eval(`#${panel} .cell`, (els) => els.map((e) => (e.tagName === 'INPUT' ? e.value : e.textContent)));
+
+/** [row, col] of the cells of a panel that have class `cls`. */
+export const marked = (page, panel, cls) =>
+  page.$$eval(`#${panel} .cell.${cls}`, (els) => els.map((e) => [Number(e.dataset.r), Number(e.dataset.c)]));
+
+/** The canvas of a panel: its size, CSS width and RGBA pixels. */
+export const canvasOf = (page, panel) => page.$eval(`#${panel} canvas`, (c) => ({
+  width: c.width,
+  height: c.height,
+  cssWidth: c.getBoundingClientRect().width,
+  rgba: Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data),
+}));
+
+/** Planar channel `ch` of RGBA pixels. */
+export const channel = (rgba, ch) => rgba.filter((_, i) => i % 4 === ch);
+
+/** Sets pool controls (number inputs fire `input`, the checkbox `change`). */
+export async function setPool(page, { kernel, stride, padding = 0, dilation = 1, ceilMode = false }) {
+  await page.fill('#kernel', String(kernel));
+  await page.fill('#stride', String(stride));
+  await page.fill('#padding', String(padding));
+  await page.fill('#dilation', String(dilation));
+  await page.setChecked('#ceil', ceilMode);
+}
+
+/** Shows the number grid, rows x cols filled with 1, 2, 3, ... */
+export async function sequenceGrid(page, rows = 4, cols = 4) {
+  await page.selectOption('#source', 'grid');
+  await page.fill('#rows', String(rows));
+  await page.fill('#cols', String(cols));
+  await page.click('#fill-seq');
+}
+
+/** Hovers the centre of pooled cell (r, c) of a canvas panel. */
+export async function hoverCanvasCell(page, panel, r, c) {
+  const box = await page.locator(`#${panel} canvas`).boundingBox();
+  const { rows, cols } = await page.$eval(`#${panel}`, (s) => ({ rows: +s.dataset.rows, cols: +s.dataset.cols }));
+  await page.mouse.move(box.x + ((c + 0.5) * box.width) / cols, box.y + ((r + 0.5) * box.height) / rows);
+}
