@@ -72,6 +72,12 @@ describe('exports', () => {
     }
   });
 
+  it('in a browser, the .wasm was fetched from next to the package entry', () => {
+    if (typeof window === 'undefined') return;  // Node reads the file instead
+    const urls = performance.getEntriesByType('resource').map((e) => e.name);
+    expect(urls.some((u) => /\/dist\/unpool\.wasm$/.test(new URL(u).pathname))).toBe(true);
+  });
+
   it('init() is idempotent and later calls are synchronous', async () => {
     await init();
     await init({ locateFile: () => 'ignored-after-first-load.wasm' });

@@ -1,0 +1,28 @@
+// Vitest in headless Chromium (Debian's /usr/bin/chromium, driven by
+// Playwright; nothing downloads a browser): the same tests/js suites, so the
+// browser loading path (new URL('./unpool.wasm', import.meta.url) + fetch)
+// is proven too.
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  test: {
+    include: ['tests/js/**/*.test.ts'],
+    browser: {
+      enabled: true,
+      headless: true,
+      screenshotFailures: false,
+      provider: playwright({
+        launchOptions: {
+          executablePath,
+          // Playwright gives each launch a fresh temporary profile.
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+            '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        },
+      }),
+      instances: [{ browser: 'chromium' }],
+    },
+  },
+});
