@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The package as users get it: npm pack, install the tarball into an empty
+# folder (no Emscripten involved), then
+#   - check the tarball holds the .wasm, the glue and the types, and no sources;
+#   - import 'unpool' from a Node script;
+#   - type-check a TypeScript file against the installed .d.ts;
+#   - bundle a page importing 'unpool' with Vite and run it in headless
+#     chromium (playwright-core); Node and browser results must be identical.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+scripts/ensure-deps.sh wasm browser npm
+bash scripts/build.sh
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-pack.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "test-pack: npm pack"
+tarball=$(npm pack --silent --pack-destination "$work" | tail -n1)
+tarball="$work/$tarball"
+listing=$(tar -tzf "$tarball")
+for f in package/package.json package/README.md package/dist/index.js package/dist/index.d.ts \
+         package/dist/unpool.mjs package/dist/unpool.d.mts package/dist/unpool.wasm; do
+  grep -qx "$f" <<<"$listing" || { echo "test-pack: $f missing from the tarball" >&2; exit 1; }
+done
+if grep -qvE '^package/(package\.json|README\.md|LICENSE|dist/[A-Za-z0-9_.-]+)$' <<<"$listing"; then
+  echo "test-pack: unexpected files in the tarball:" >&2
+  grep -vE '^package/(package\.json|README\.md|LICENSE|dist/[A-Za-z0-9_.-]+)$' <<<"$listing" >&2
+  exit 1
+fi
+
+app="$work/app"
+mkdir -p "$app"
+cp tests/js/pack/example.js tests/js/pack/node-smoke.mjs tests/js/pack/types-smoke.ts "$app/"
+cp tests/js/pack/page/index.html tests/js/pack/page/main.js "$app/"
+cat >"$app/package.json" <<'JSON'
+{ "name": "unpool-pack-smoke", "private": true, "type": "module" }
+JSON
+echo "test-pack: npm install the tarball into $app"
+(cd "$app" && PATH="/nonexistent-emscripten:$PATH" npm install --no-audit --no-fund --silent "$tarball")
+
+echo "test-pack: Node import"
+node_result=$(cd "$app" && node node-smoke.mjs)
+
+echo "test-pack: TypeScript types"
+cat >"$app/tsconfig.json" <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "ES2022", "moduleResolution": "bundler",
+  "strict": true, "noEmit": true, "types": [], "lib": ["ES2022", "DOM"] }, "files": ["types-smoke.ts"] }
+JSON
+node "$repo/node_modules/typescript/bin/tsc" -p "$app/tsconfig.json"
+
+echo "test-pack: Vite build of a page importing 'unpool'"
+cat >"$app/vite.config.js" <<'JS'
+export default { logLevel: 'warn', build: { target: 'es2022', outDir: 'dist', emptyOutDir: true } };
+JS
+(cd "$app" && node "$repo/node_modules/vite/bin/vite.js" build)
+ls "$app"/dist/assets/*.wasm >/dev/null
+
+echo "test-pack: the bundled page in headless chromium"
+browser_result=$(node tests/js/pack/browser-smoke.mjs "$app/dist")
+
+if [ "$node_result" != "$browser_result" ]; then
+  echo "test-pack: Node and browser results differ" >&2
+  echo "node:    $node_result" >&2
+  echo "browser: $browser_result" >&2
+  exit 1
+fi
+echo "test-pack: 4 passed, 0 failed (tarball contents, Node import, types, bundled page in chromium)"
