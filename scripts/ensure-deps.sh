@@ -3,6 +3,7 @@
 #   scripts/ensure-deps.sh native   cmake, a C++ compiler, GoogleTest
 #   scripts/ensure-deps.sh wasm     + Emscripten (Debian's emscripten) and wabt
 #   scripts/ensure-deps.sh browser  + Debian's chromium
+#   scripts/ensure-deps.sh fuzz     clang with its sanitizer and libFuzzer runtimes
 #   scripts/ensure-deps.sh npm      node_modules via `npm ci`
 # Several groups may be given at once.
 set -euo pipefail
@@ -29,6 +30,10 @@ for group in "$@"; do
       ;;
     browser)
       need chromium test -x /usr/bin/chromium
+      ;;
+    fuzz)
+      need clang command -v clang++
+      need libclang-rt-14-dev sh -c 'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
       ;;
     npm) ;;
     *) echo "ensure-deps: unknown group '$group'" >&2; exit 2 ;;

@@ -395,10 +395,10 @@ Check plan_plain(const char* op_c, int32_t dims, const Shape& a, const Shape& b,
       !(c = check_rank(op_c, b_name, dims, b)).ok()) {
     return c;
   }
-  const bool batched = a.rank == dims + 2;
+  // The leading dim may be empty: N, or an unbatched C (unpool allows it).
   Geometry gb;
-  if (!(c = read_input(op, a_name, dims, a, batched, g)).ok() ||
-      !(c = read_input(op, b_name, dims, b, batched, &gb)).ok()) {
+  if (!(c = read_input(op, a_name, dims, a, true, g)).ok() ||
+      !(c = read_input(op, b_name, dims, b, true, &gb)).ok()) {
     return c;
   }
   bool same_lead = a.rank == b.rank;

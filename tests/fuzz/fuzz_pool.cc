@@ -1,0 +1,110 @@
+// libFuzzer target: max_pool{1,2,3}d forward and backward, both dtypes and
+// index types. Checks validation against an independent rule list and
+// results against the naive reference; any mismatch aborts.
+#include <cstdlib>
+#include <cstdio>
+
+#include "fuzz_input.h"
+#include "reference.h"
+#include "test_util.h"
+
+using namespace unpool_fuzz;
+using unpool::Status;
+using unpool_test::Indices;
+using unpool_test::Values;
+
+#define CHECK(cond)                                                  \
+  do {                                                               \
+    if (!(cond)) {                                                   \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                  \
+    }                                                                \
+  } while (0)
+
+namespace {
+
+// PyTorch's rules for a valid pool, written out once more; fills g->out.
+bool expect_valid(const Args& a, unpool_test::RefGeom* g) {
+  const unpool::Shape& s = a.input;
+  for (int i = a.batched ? 1 : 0; i < s.rank; ++i) {
+    if (s.dims[i] <= 0) return false;
+  }
+  g->planes = a.batched ? s.dims[0] * s.dims[1] : s.dims[0];
+  for (int i = 0; i < a.dims; ++i) {
+    const int slot = 3 - a.dims + i;
+    g->k[slot] = a.kernel[a.lists ? i : 0];
+    g->s[slot] = a.has_stride ? a.stride[a.lists ? i : 0] : g->k[slot];
+    g->p[slot] = a.padding[a.lists ? i : 0];
+    g->d[slot] = a.dilation[a.lists ? i : 0];
+    g->in[slot] = s.dims[s.rank - a.dims + i];
+    if (g->k[slot] < 1 || g->s[slot] < 1 || g->p[slot] < 0 || g->d[slot] < 1) return false;
+    if (g->p[slot] > g->k[slot] / 2) return false;
+    g->out[slot] = unpool_test::ref_pool_out(g->in[slot], g->k[slot], g->s[slot], g->p[slot],
+                                             g->d[slot], a.ceil);
+    if (g->out[slot] < 1) return false;
+  }
+  return true;
+}
+
+template <typename T>
+void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
+         unpool_fuzz::Reader& r) {
+  const size_t n_in = static_cast<size_t>(unpool::numel(a.input));
+  const size_t n_out = static_cast<size_t>(unpool::numel(out));
+  std::vector<T> x(n_in), go(n_out);
+  for (auto& v : x) v = static_cast<T>(r.value());
+  for (auto& v : go) v = static_cast<T>(r.value());
+  Values xv(a.dtype, std::vector<double>(x.begin(), x.end())), y(a.dtype, n_out);
+  Indices idx(a.itype, n_out);
+  std::string err;
+  const unpool::PoolParams p = a.pool();
+  CHECK(unpool::max_pool(p, a.input, a.dtype, xv.data(), y.data(), a.itype, idx.data(), &err) ==
+        Status::kOk);
+  std::vector<T> ry;
+  std::vector<int64_t> ridx;
+  unpool_test::ref_pool(g, x, &ry, &ridx);
+  CHECK(unpool_test::diff_values(y, std::vector<double>(ry.begin(), ry.end())).empty());
+  CHECK(unpool_test::diff_indices(idx, ridx).empty());
+
+  Values gov(a.dtype, std::vector<double>(go.begin(), go.end())), gi(a.dtype, n_in, 5.0);
+  CHECK(unpool::max_pool_backward(p, a.input, out, a.dtype, gov.data(), a.itype, idx.data(),
+                                  gi.data(), &err) == Status::kOk);
+  const std::vector<T> rgi = unpool_test::ref_pool_backward(g, go, ridx);
+  CHECK(unpool_test::diff_values(gi, std::vector<double>(rgi.begin(), rgi.end())).empty());
+
+  // Without the geometry every index must lie in the plane.
+  unpool::PoolParams plain;
+  plain.dims = a.dims;
+  const int64_t plane = g.in[0] * g.in[1] * g.in[2];
+  bool in_plane = true;
+  for (int64_t v : ridx) in_plane = in_plane && v >= 0 && v < plane;
+  Values gi2(a.dtype, n_in, 5.0);
+  const Status s = unpool::max_pool_backward(plain, a.input, out, a.dtype, gov.data(), a.itype,
+                                             idx.data(), gi2.data(), &err);
+  CHECK((s == Status::kOk) == in_plane);
+  if (in_plane) {
+    CHECK(unpool_test::diff_values(gi2, std::vector<double>(rgi.begin(), rgi.end())).empty());
+  } else {
+    CHECK(s == Status::kInvalidIndex);
+    for (size_t i = 0; i < n_in; ++i) CHECK(gi2.get(i) == 5.0);
+    CHECK(gi2.guards_intact());
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Reader r(data, size);
+  const Args a = read_args(r);
+  unpool_test::RefGeom g;
+  const bool valid = expect_valid(a, &g);
+  unpool::Shape out;
+  std::string err;
+  const Status s = unpool::max_pool_shape(a.pool(), a.input, &out, &err);
+  CHECK((s == Status::kOk) == valid);
+  CHECK(s == Status::kOk ? err.empty() : err.rfind("maxPool", 0) == 0);
+  if (!valid || elements(a.input) < 0 || elements(out) < 0) return 0;
+  if (a.dtype == unpool::DType::kFloat32) run<float>(a, g, out, r);
+  else run<double>(a, g, out, r);
+  return 0;
+}

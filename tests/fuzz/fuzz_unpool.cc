@@ -1,0 +1,117 @@
+// libFuzzer target: max_unpool{1,2,3}d forward and backward (gather), both
+// dtypes and index types, with hostile indices and output sizes. Checks
+// validation against an independent rule list and results against the naive
+// reference; any mismatch aborts.
+#include <cstdio>
+#include <cstdlib>
+
+#include "fuzz_input.h"
+#include "reference.h"
+#include "test_util.h"
+
+using namespace unpool_fuzz;
+using unpool::Status;
+using unpool_test::Indices;
+using unpool_test::Values;
+
+#define CHECK(cond)                                                  \
+  do {                                                               \
+    if (!(cond)) {                                                   \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                  \
+    }                                                                \
+  } while (0)
+
+namespace {
+
+// The rules for a valid unpool (PyTorch's, plus unpool's stricter kernel,
+// stride and padding checks); `g->in` is the pooled and `g->out` the
+// unpooled size.
+bool expect_valid(const Args& a, unpool_test::RefGeom* g) {
+  const unpool::Shape& s = a.input;
+  for (int i = 1; i < s.rank; ++i) {
+    if (s.dims[i] <= 0) return false;
+  }
+  g->planes = a.batched ? s.dims[0] * s.dims[1] : s.dims[0];
+  const int n = a.output_size_count;
+  if (n >= 0 && n != a.dims && n != a.dims + 2 && !(n == a.dims + 1 && !a.batched)) return false;
+  for (int i = 0; i < a.dims; ++i) {
+    const int slot = 3 - a.dims + i;
+    g->k[slot] = a.kernel[a.lists ? i : 0];
+    g->s[slot] = a.has_stride ? a.stride[a.lists ? i : 0] : g->k[slot];
+    g->p[slot] = a.padding[a.lists ? i : 0];
+    g->in[slot] = s.dims[s.rank - a.dims + i];
+    if (g->k[slot] < 1 || g->s[slot] < 1 || g->p[slot] < 0) return false;
+    const int64_t dflt = (g->in[slot] - 1) * g->s[slot] + g->k[slot] - 2 * g->p[slot];
+    if (n < 0) {
+      if (dflt < 1) return false;
+      g->out[slot] = dflt;
+    } else {
+      const int64_t o = a.output_size[n - a.dims + i];
+      if (!(dflt - g->s[slot] < o && o < dflt + g->s[slot]) || o < 1) return false;
+      g->out[slot] = o;
+    }
+  }
+  return true;
+}
+
+template <typename T>
+void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out, Reader& r) {
+  const size_t n_in = static_cast<size_t>(unpool::numel(a.input));
+  const size_t n_out = static_cast<size_t>(unpool::numel(out));
+  const int64_t plane = g.out[0] * g.out[1] * g.out[2];
+  std::vector<T> x(n_in), go(n_out);
+  std::vector<int64_t> raw(n_in);
+  bool in_range = true;
+  for (auto& v : x) v = static_cast<T>(r.value());
+  for (auto& v : raw) {
+    v = r.index();
+    if (v >= 0) v %= plane + 1;  // == plane now and then: just out of range
+    in_range = in_range && v >= 0 && v < plane;
+  }
+  for (auto& v : go) v = static_cast<T>(r.value());
+  Values xv(a.dtype, std::vector<double>(x.begin(), x.end())), y(a.dtype, n_out, 9.0);
+  Indices idx(a.itype, raw);
+  std::string err;
+  const unpool::UnpoolParams p = a.unpool();
+  const Status s = unpool::max_unpool(p, a.input, a.dtype, xv.data(), a.itype, idx.data(),
+                                      y.data(), &err);
+  CHECK((s == Status::kOk) == in_range);
+  Values gov(a.dtype, std::vector<double>(go.begin(), go.end())), gi(a.dtype, n_in, 9.0);
+  const Status bs = unpool::max_unpool_backward(a.dims, out, a.input, a.dtype, gov.data(),
+                                                a.itype, idx.data(), gi.data(), &err);
+  CHECK((bs == Status::kOk) == in_range);
+  if (!in_range) {
+    CHECK(s == Status::kInvalidIndex && bs == Status::kInvalidIndex);
+    for (size_t i = 0; i < n_out; ++i) CHECK(y.get(i) == 9.0);
+    for (size_t i = 0; i < n_in; ++i) CHECK(gi.get(i) == 9.0);
+    CHECK(y.guards_intact() && gi.guards_intact());
+    return;
+  }
+  const std::vector<T> ry = unpool_test::ref_unpool(g, x, raw);
+  CHECK(unpool_test::diff_values(y, std::vector<double>(ry.begin(), ry.end())).empty());
+  const std::vector<T> rgi = unpool_test::ref_unpool_backward(g, go, raw);
+  CHECK(unpool_test::diff_values(gi, std::vector<double>(rgi.begin(), rgi.end())).empty());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Reader r(data, size);
+  const Args a = read_args(r);
+  unpool_test::RefGeom g;
+  const bool valid = expect_valid(a, &g);
+  unpool::Shape out;
+  std::string err;
+  const Status s = unpool::max_unpool_shape(a.unpool(), a.input, &out, &err);
+  CHECK((s == Status::kOk) == valid);
+  CHECK(s == Status::kOk ? err.empty() : err.rfind("maxUnpool", 0) == 0);
+  unpool::SizeRange ranges[3];
+  if (valid) {
+    CHECK(unpool::max_unpool_output_range(a.unpool(), a.input, ranges, &err) == Status::kOk);
+  }
+  if (!valid || elements(a.input) < 0 || elements(out) < 0) return 0;
+  if (a.dtype == unpool::DType::kFloat32) run<float>(a, g, out, r);
+  else run<double>(a, g, out, r);
+  return 0;
+}
