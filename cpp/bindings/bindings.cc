@@ -24,9 +24,11 @@ using emscripten::function;
 using emscripten::value_array;
 using emscripten::value_object;
 
-// A size argument: `count` entries of `values` are used (see SizeArg).
+// A size argument: `count` entries of `values` are used; `list` tells an
+// array the user gave from a scalar (see SizeArg).
 struct JsSize {
   int32_t count = 0;
+  bool list = false;
   std::array<double, 3> values{};
 };
 
@@ -80,6 +82,7 @@ int64_t to_i64(double v) {
 unpool::SizeArg to_size(const JsSize& s) {
   unpool::SizeArg out;
   out.count = s.count;
+  out.list = s.list;
   for (int i = 0; i < unpool::kMaxSpatialDims; ++i) {
     out.values[i] = to_i64(s.values[i]);
   }
@@ -246,6 +249,7 @@ EMSCRIPTEN_BINDINGS(unpool) {
 
   value_object<JsSize>("Size")
       .field("count", &JsSize::count)
+      .field("list", &JsSize::list)
       .field("values", &JsSize::values);
   value_object<JsShape>("Shape")
       .field("rank", &JsShape::rank)

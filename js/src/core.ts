@@ -22,32 +22,31 @@ export interface UnpoolGeometry {
   outputSize?: readonly number[] | null;
 }
 
-const NOT_GIVEN: WasmSize = { count: 0, values: [0, 0, 0] };
+const NOT_GIVEN: WasmSize = { count: 0, list: false, values: [0, 0, 0] };
 
 /**
- * A size option: a number (every spatial dim) or up to 3 numbers; `undefined`
- * (and `null` or `[]` for a stride, as in PyTorch) select the default.
+ * A size option: a number (every spatial dim) or an array (checked by the
+ * core: one entry per dim, or one entry for every dim in pools; an empty
+ * stride array is the default, as in PyTorch). `undefined` is the default,
+ * and so is `null` for a stride.
  */
-export function sizeArg(fn: string, name: string, value: unknown, dims: number,
-                        required = false): WasmSize {
-  if (value === undefined || (name === 'stride' && (value === null ||
-      (Array.isArray(value) && value.length === 0)))) {
+export function sizeArg(fn: string, name: string, value: unknown, required = false): WasmSize {
+  if (value === undefined || (name === 'stride' && value === null)) {
     if (required) throw new TypeError(`${fn}: ${name} is required`);
     return NOT_GIVEN;
   }
   if (typeof value === 'number') {
-    return { count: 1, values: [checkInteger(fn, name, value), 0, 0] };
+    return { count: 1, list: false, values: [checkInteger(fn, name, value), 0, 0] };
   }
   if (!Array.isArray(value)) {
     throw new TypeError(`${fn}: ${name} must be a number or an array of numbers, got ${describe(value)}`);
   }
-  if (value.length === 0 || value.length > 3) {
-    throw new RangeError(`${fn}: ${name}=${describe(value)} has ${value.length} entries; ` +
-        `expected 1${dims > 1 ? ` or ${dims}` : ''}`);
-  }
   const values: [number, number, number] = [0, 0, 0];
-  value.forEach((v, i) => { values[i] = checkInteger(fn, `${name}[${i}]`, v); });
-  return { count: value.length, values };
+  value.forEach((v, i) => {
+    const n = checkInteger(fn, `${name}[${i}]`, v);
+    if (i < 3) values[i] = n;
+  });
+  return { count: value.length, list: true, values };
 }
 
 export function poolParams(fn: string, dims: number, g: PoolGeometry,
@@ -60,10 +59,10 @@ export function poolParams(fn: string, dims: number, g: PoolGeometry,
   }
   return {
     dims,
-    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, dims, kernelRequired),
-    stride: sizeArg(fn, 'stride', g.stride, dims),
-    padding: sizeArg(fn, 'padding', g.padding, dims),
-    dilation: sizeArg(fn, 'dilation', g.dilation, dims),
+    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, kernelRequired),
+    stride: sizeArg(fn, 'stride', g.stride),
+    padding: sizeArg(fn, 'padding', g.padding),
+    dilation: sizeArg(fn, 'dilation', g.dilation),
     ceilMode: g.ceilMode ?? false,
   };
 }
@@ -88,9 +87,9 @@ export function unpoolParams(fn: string, dims: number, g: UnpoolGeometry): WasmU
   }
   return {
     dims,
-    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, dims, true),
-    stride: sizeArg(fn, 'stride', g.stride, dims),
-    padding: sizeArg(fn, 'padding', g.padding, dims),
+    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, true),
+    stride: sizeArg(fn, 'stride', g.stride),
+    padding: sizeArg(fn, 'padding', g.padding),
     outputSizeCount,
     outputSize,
   };

@@ -9,6 +9,7 @@ export interface StatusValue {
 
 export interface WasmSize {
   count: number;
+  list: boolean;
   values: [number, number, number];
 }
 
