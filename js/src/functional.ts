@@ -10,7 +10,7 @@
 //   a kernel < 1, an index out of range or an outputSize outside its range.
 import {
   maxPoolBackwardNd, MaxPoolBackwardOptions, maxPoolNd, MaxPoolOptions, MaxPoolResult,
-  maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions,
+  maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions, maxUnpoolOutputRangeNd, SizeRange,
 } from './ops.js';
 import type { FloatArray, IndexArray, Tensor, TensorLike } from './tensor.js';
 
@@ -216,4 +216,34 @@ export function maxPool3dBackward<T extends FloatArray>(
 export function maxUnpool3dBackward<T extends FloatArray>(
     gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>): Tensor<T> {
   return maxUnpoolBackwardNd(3, gradOutput, indices) as Tensor<T>;
+}
+
+/**
+ * The valid `outputSize` of maxUnpool1d for an input of shape `inputShape`:
+ * one inclusive `{ min, max }` per spatial dim (`default - stride < size <
+ * default + stride`, and >= 1). `outputSize` in the options is ignored.
+ */
+export function maxUnpool1dOutputRange(inputShape: readonly number[],
+                                      options: MaxUnpoolOptions): SizeRange[] {
+  return maxUnpoolOutputRangeNd(1, inputShape, options);
+}
+
+/**
+ * The valid `outputSize` of maxUnpool2d for an input of shape `inputShape`:
+ * one inclusive `{ min, max }` per spatial dim (`default - stride < size <
+ * default + stride`, and >= 1). `outputSize` in the options is ignored.
+ */
+export function maxUnpool2dOutputRange(inputShape: readonly number[],
+                                      options: MaxUnpoolOptions): SizeRange[] {
+  return maxUnpoolOutputRangeNd(2, inputShape, options);
+}
+
+/**
+ * The valid `outputSize` of maxUnpool3d for an input of shape `inputShape`:
+ * one inclusive `{ min, max }` per spatial dim (`default - stride < size <
+ * default + stride`, and >= 1). `outputSize` in the options is ignored.
+ */
+export function maxUnpool3dOutputRange(inputShape: readonly number[],
+                                      options: MaxUnpoolOptions): SizeRange[] {
+  return maxUnpoolOutputRangeNd(3, inputShape, options);
 }

@@ -19,7 +19,7 @@ export * from './functional.js';
 export { MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules.js';
 export type { MaxPoolModuleOptions, MaxUnpoolModuleOptions } from './modules.js';
 export type {
-  MaxPoolBackwardOptions, MaxPoolOptions, MaxPoolResult, MaxUnpoolOptions,
+  MaxPoolBackwardOptions, MaxPoolOptions, MaxPoolResult, MaxUnpoolOptions, SizeRange,
 } from './ops.js';
 export { UnpoolError } from './tensor.js';
 export type {

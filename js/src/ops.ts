@@ -102,6 +102,22 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
   }
 }
 
+/** The inclusive range of valid unpool output sizes of one spatial dim. */
+export interface SizeRange {
+  min: number;
+  max: number;
+}
+
+export function maxUnpoolOutputRangeNd(dims: number, inputShape: unknown,
+                                       options: MaxUnpoolOptions): SizeRange[] {
+  const fn = `maxUnpool${dims}dOutputRange`;
+  const m = wasm(fn);
+  const shape = checkShape(fn, 'inputShape', inputShape);
+  const r = m.maxUnpoolOutputRange(unpoolParams(fn, dims, options), wasmShape(shape));
+  check(m, r.status);
+  return r.min.slice(0, dims).map((min, i) => ({ min, max: r.max[i] }));
+}
+
 export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
                                   options: MaxPoolBackwardOptions): Tensor<FloatArray> {
   const fn = `maxPool${dims}dBackward`;

@@ -159,6 +159,26 @@ describe('tensors', () => {
   });
 });
 
+describe('maxUnpoolNdOutputRange', () => {
+  it('gives exactly the outputSize values maxUnpoolNd accepts', () => {
+    const x = { data: Float32Array.from([1, 2, 3, 4, 5, 6]), shape: [1, 2, 3] };
+    const idx = { data: Int32Array.from([0, 2, 4, 1, 3, 5]), shape: [1, 2, 3] };
+    for (const opts of [{ kernelSize: 3, stride: 2 }, { kernelSize: 2 }, { kernelSize: 4, stride: 3, padding: 1 }]) {
+      const [range] = unpool.maxUnpool1dOutputRange(x.shape, opts);
+      expect(range.min).toBeLessThanOrEqual(range.max);
+      for (let size = range.min - 1; size <= range.max + 1; ++size) {
+        const call = () => maxUnpool1d(x, idx, { ...opts, outputSize: [size] });
+        if (size < range.min || size > range.max) {
+          expect(call).toThrow(UnpoolError);
+        } else if (size >= 6) {  // indices go up to 5
+          expect(call().shape).toEqual([1, 2, size]);
+        }
+      }
+    }
+    expect(unpool.maxUnpool3dOutputRange([1, 2, 3, 4], { kernelSize: [1, 2, 3] })).toHaveLength(3);
+  });
+});
+
 describe('module classes', () => {
   it('MaxPool2d / MaxUnpool2d mirror torch.nn, with backward', () => {
     const x = x2();
