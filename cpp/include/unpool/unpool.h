@@ -151,6 +151,37 @@ Status max_unpool_backward(int32_t dims, const Shape& grad_output_shape,
                            const void* indices, void* grad_input,
                            std::string* error);
 
+// ---- index formats ----------------------------------------------------------
+
+// Where the channel dim sits: (N, C, spatial...) or (N, spatial..., C).
+enum class Layout : int32_t { kChannelsFirst = 0, kChannelsLast = 1 };
+
+// How other runtimes count argmax indices. `plane` is the spatial size of
+// the pooled input, `offset` the row-major spatial offset (PyTorch's index).
+enum class IndexFormat : int32_t {
+  kPyTorch = 0,          // offset
+  kOnnx = 1,             // (n * C + c) * plane + offset (MaxPool Indices)
+  kOnnxColumnMajor = 2,  // the same with a column-major offset (storage_order=1)
+  kTensorFlow = 3,       // offset * C + c (max_pool_with_argmax)
+  kTensorFlowWithBatch = 4,  // ((n * plane) + offset) * C + c
+                             // (include_batch_in_index=True)
+};
+
+// Short stable name of a format ("pytorch", "onnx", ...).
+const char* index_format_name(IndexFormat format);
+
+// Rewrites the indices of a pool from one format into another. `input` is
+// the shape of the pooled input (the tensor the indices point into) and
+// `indices_shape` the shape of the indices tensor, both in `layout` with
+// `dims` spatial dims; each element's own (n, c) follows from its position.
+// Every source index must point into its own (n, c) plane, else
+// kInvalidIndex names the first one that does not. `src` and `dst` may be
+// the same buffer when the index types are equal.
+Status convert_indices(int32_t dims, Layout layout, const Shape& input,
+                       const Shape& indices_shape, IndexFormat from,
+                       IndexType from_type, const void* src, IndexFormat to,
+                       IndexType to_type, void* dst, std::string* error);
+
 }  // namespace unpool
 
 #endif  // UNPOOL_UNPOOL_H_
