@@ -5,8 +5,7 @@
 
 #include "dispatch.h"
 #include "geometry.h"
-#include "ukernels/argmaxpool.h"
-#include "ukernels/scatter.h"
+#include "ukernels/ukernels.h"
 #include "unpool/unpool.h"
 
 namespace unpool {
@@ -65,7 +64,7 @@ void pool_planes(const Geometry& g, const T* x, T* y, I* idx) {
         }
         r.first_row = (sd.start * H + sh.start) * W;
         const int64_t o = (od * g.out[1] + oh) * g.out[2];
-        ukernels::argmaxpool_row__scalar<T, I>(px, r, py + o, pidx + o);
+        ukernels::argmaxpool_row<T, I>(px, r, py + o, pidx + o);
       }
     }
   }
@@ -127,7 +126,7 @@ void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
     const I* pidx = idx + p * out_plane;
     T* pgi = gi + p * in_plane;
     if (empty == nullptr) {
-      ukernels::scatter_add__scalar(pgo, pidx, out_plane, pgi);
+      ukernels::scatter_add<T, I>(pgo, pidx, out_plane, pgi);
     } else {
       ukernels::scatter_add_in_range__scalar(pgo, pidx, out_plane, in_plane, pgi);
     }

@@ -3,7 +3,7 @@
 
 #include "dispatch.h"
 #include "geometry.h"
-#include "ukernels/scatter.h"
+#include "ukernels/ukernels.h"
 #include "unpool/unpool.h"
 
 namespace unpool {
@@ -78,7 +78,7 @@ Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
     T* py = static_cast<T*>(y);
     std::memset(py, 0, static_cast<size_t>(g.planes * m) * sizeof(T));
     for (int64_t p = 0; p < g.planes; ++p) {
-      ukernels::unpool_scatter__scalar(px + p * n, idx + p * n, n, py + p * m);
+      ukernels::unpool_scatter<T, I>(px + p * n, idx + p * n, n, py + p * m);
     }
   });
   return internal::report(c, error);
@@ -105,7 +105,7 @@ Status max_unpool_backward(int32_t dims, const Shape& grad_output_shape,
     const T* go = static_cast<const T*>(grad_output);
     T* gi = static_cast<T*>(grad_input);
     for (int64_t p = 0; p < g.planes; ++p) {
-      ukernels::gather__scalar(go + p * m, idx + p * n, n, gi + p * n);
+      ukernels::gather<T, I>(go + p * m, idx + p * n, n, gi + p * n);
     }
   });
   return internal::report(c, error);

@@ -22,7 +22,8 @@ struct ArgmaxRow {
   const int64_t* rows;  // offsets of the window's valid input rows, scan order
   int64_t nrows;
   int64_t first_row;  // offset of the window's first row after PyTorch's
-                      // clipping, even when it is not a valid row (nrows = 0)
+                      // clipping, even when it is not a valid row (nrows = 0);
+                      // equals rows[0] when nrows > 0
   int64_t width;      // W of the input plane
   int64_t out_width;  // number of outputs in this row
   int64_t kernel, stride, pad, dilation;  // along W
@@ -32,9 +33,12 @@ struct ArgmaxRow {
 // when it is greater or NaN, so the first maximum and the last NaN win. The
 // running maximum starts at -inf and the index at the window's first
 // (clipped) position, which is what a window wholly in padding returns.
+// Computes output columns [ow_begin, ow_end) only; the SIMD kernels use it for
+// the edges.
 template <typename T, typename I>
-void argmaxpool_row__scalar(const T* x, const ArgmaxRow& r, T* y, I* idx) {
-  for (int64_t ow = 0; ow < r.out_width; ++ow) {
+void argmaxpool_cols__scalar(const T* x, const ArgmaxRow& r, int64_t ow_begin,
+                             int64_t ow_end, T* y, I* idx) {
+  for (int64_t ow = ow_begin; ow < ow_end; ++ow) {
     int64_t w0 = ow * r.stride - r.pad;
     int64_t w1 = w0 + (r.kernel - 1) * r.dilation + 1;
     if (w1 > r.width) w1 = r.width;
@@ -54,6 +58,28 @@ void argmaxpool_row__scalar(const T* x, const ArgmaxRow& r, T* y, I* idx) {
     y[ow] = best;
     idx[ow] = static_cast<I>(best_i);
   }
+}
+
+template <typename T, typename I>
+void argmaxpool_row__scalar(const T* x, const ArgmaxRow& r, T* y, I* idx) {
+  argmaxpool_cols__scalar(x, r, 0, r.out_width, y, idx);
+}
+
+// The output columns [*begin, *end) whose window row lies wholly inside the
+// input row, and `overread` more columns after its last tap too (a SIMD load
+// may read them). Columns outside need clipping: SIMD kernels leave them to
+// argmaxpool_cols__scalar.
+//
+//   ow * stride - pad >= 0
+//   ow * stride - pad + (kernel - 1) * dilation + overread <= width - 1
+inline void interior_columns(const ArgmaxRow& r, int64_t overread,
+                             int64_t* begin, int64_t* end) {
+  const int64_t lo = (r.pad + r.stride - 1) / r.stride;
+  const int64_t last = r.width - 1 + r.pad - (r.kernel - 1) * r.dilation - overread;
+  int64_t hi = last < 0 ? 0 : last / r.stride + 1;
+  if (hi > r.out_width) hi = r.out_width;
+  *begin = lo < hi ? lo : hi;
+  *end = hi;
 }
 
 }  // namespace ukernels

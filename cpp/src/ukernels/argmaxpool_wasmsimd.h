@@ -1,0 +1,260 @@
+// WebAssembly SIMD argmax pool microkernels, vectorised across adjacent output
+// columns: one v128 holds the running maxima of 4 (f32) or 2 (f64) outputs,
+// index accumulators hold their argmax offsets, and every window tap updates
+// both with `gt(v, best) | ne(v, v)` + bitselect, the scalar kernel's
+// `v > best || v != v` per lane. f32x4.max would be wrong here: it gives no
+// index and takes the later of +-0 and the first NaN.
+//
+//   output group ow .. ow+3 (stride 2), one window row, tap j:
+//   row: x x x x x x x x x      lanes read columns w0 + j*d + {0, 2, 4, 6}
+//        ^w0
+//
+// Only the interior columns, whose window row is wholly inside the input row,
+// are vectorised; the edges and the tail go through argmaxpool_cols__scalar.
+// Taps are visited in the scalar kernel's order (rows, then columns), so
+// every lane takes the same decisions and the results are bit-identical.
+#ifndef UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_H_
+#define UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_H_
+
+#ifdef __wasm_simd128__
+
+#include <wasm_simd128.h>
+
+#include <cstdint>
+
+#include "ukernels/argmaxpool.h"
+
+namespace unpool {
+namespace ukernels {
+namespace wasmsimd {
+
+// Value lanes: loads at stride 1, 2 or any, and the replace mask.
+template <typename T>
+struct Vec;
+
+template <>
+struct Vec<float> {
+  static constexpr int64_t kLanes = 4;
+  static v128_t replaces(v128_t v, v128_t best) {
+    return wasm_v128_or(wasm_f32x4_gt(v, best), wasm_f32x4_ne(v, v));
+  }
+  static v128_t load(const float* p) { return wasm_v128_load(p); }
+  // p[0], p[2], p[4], p[6]; reads p[7] too.
+  static v128_t load_s2(const float* p) {
+    return wasm_i32x4_shuffle(wasm_v128_load(p), wasm_v128_load(p + 4), 0, 2, 4, 6);
+  }
+  static v128_t load_strided(const float* p, int64_t s) {
+    return wasm_f32x4_make(p[0], p[s], p[2 * s], p[3 * s]);
+  }
+  // p[0], p[2], p[4], p[6] and p[1], p[3], p[5], p[7].
+  static void load_pairs(const float* p, v128_t* even, v128_t* odd) {
+    const v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 4);
+    *even = wasm_i32x4_shuffle(a, b, 0, 2, 4, 6);
+    *odd = wasm_i32x4_shuffle(a, b, 1, 3, 5, 7);
+  }
+};
+
+template <>
+struct Vec<double> {
+  static constexpr int64_t kLanes = 2;
+  static v128_t replaces(v128_t v, v128_t best) {
+    return wasm_v128_or(wasm_f64x2_gt(v, best), wasm_f64x2_ne(v, v));
+  }
+  static v128_t load(const double* p) { return wasm_v128_load(p); }
+  // p[0], p[2]; reads p[3] too.
+  static v128_t load_s2(const double* p) {
+    return wasm_i64x2_shuffle(wasm_v128_load(p), wasm_v128_load(p + 2), 0, 2);
+  }
+  static v128_t load_strided(const double* p, int64_t s) {
+    return wasm_f64x2_make(p[0], p[s]);
+  }
+  static void load_pairs(const double* p, v128_t* even, v128_t* odd) {
+    const v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 2);
+    *even = wasm_i64x2_shuffle(a, b, 0, 2);
+    *odd = wasm_i64x2_shuffle(a, b, 1, 3);
+  }
+};
+
+// Index lanes matching the value lanes. Lane l of a group holds offset
+// `base + l * stride`, where base is the offset of lane 0's tap. In interior
+// columns every such offset is a valid input offset, so it fits I.
+template <typename T, typename I>
+struct Idx;
+
+template <>
+struct Idx<float, int32_t> {
+  v128_t a, off;
+  explicit Idx(int64_t s)
+      : a(wasm_i32x4_splat(0)),
+        off(wasm_i32x4_make(0, static_cast<int32_t>(s), static_cast<int32_t>(2 * s),
+                            static_cast<int32_t>(3 * s))) {}
+  v128_t at(int64_t base) const {
+    return wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(base)), off);
+  }
+  void set(int64_t base) { a = at(base); }
+  void select(int64_t base, v128_t m) { a = wasm_v128_bitselect(at(base), a, m); }
+  void store(int32_t* out) const { wasm_v128_store(out, a); }
+};
+
+// f32 masks are widened to two i64x2 halves (sign extension keeps them masks).
+template <>
+struct Idx<float, int64_t> {
+  v128_t lo, hi, off_lo, off_hi;
+  explicit Idx(int64_t s)
+      : lo(wasm_i64x2_splat(0)), hi(lo), off_lo(wasm_i64x2_make(0, s)),
+        off_hi(wasm_i64x2_make(2 * s, 3 * s)) {}
+  void set(int64_t base) {
+    const v128_t b = wasm_i64x2_splat(base);
+    lo = wasm_i64x2_add(b, off_lo);
+    hi = wasm_i64x2_add(b, off_hi);
+  }
+  void select(int64_t base, v128_t m) {
+    const v128_t b = wasm_i64x2_splat(base);
+    lo = wasm_v128_bitselect(wasm_i64x2_add(b, off_lo), lo, wasm_i64x2_extend_low_i32x4(m));
+    hi = wasm_v128_bitselect(wasm_i64x2_add(b, off_hi), hi, wasm_i64x2_extend_high_i32x4(m));
+  }
+  void store(int64_t* out) const {
+    wasm_v128_store(out, lo);
+    wasm_v128_store(out + 2, hi);
+  }
+};
+
+// f64: i64x2 offsets; int32 outputs take the low halves.
+template <typename I>
+struct Idx64 {
+  v128_t a, off;
+  explicit Idx64(int64_t s) : a(wasm_i64x2_splat(0)), off(wasm_i64x2_make(0, s)) {}
+  v128_t at(int64_t base) const { return wasm_i64x2_add(wasm_i64x2_splat(base), off); }
+  void set(int64_t base) { a = at(base); }
+  void select(int64_t base, v128_t m) { a = wasm_v128_bitselect(at(base), a, m); }
+  void store(int64_t* out) const { wasm_v128_store(out, a); }
+  void store(int32_t* out) const {
+    wasm_v128_store64_lane(out, wasm_i32x4_shuffle(a, a, 0, 2, 0, 2), 0);
+  }
+};
+template <>
+struct Idx<double, int32_t> : Idx64<int32_t> {
+  using Idx64::Idx64;
+};
+template <>
+struct Idx<double, int64_t> : Idx64<int64_t> {
+  using Idx64::Idx64;
+};
+
+// Whole groups of interior columns from `begin` while they end by `end`;
+// returns the first column not done. `load(p)` gives the lanes' taps at p.
+//
+// The scalar kernel starts from -inf and the window's first position, which
+// in the interior is tap (rows[0], w0) = first_row + w0. Taking that tap
+// unconditionally gives the same bits: a -inf there keeps -inf and the index.
+template <typename T, typename I, typename Load>
+int64_t argmax_groups(const T* x, const ArgmaxRow& r, int64_t begin,
+                      int64_t end, Load load, T* y, I* idx) {
+  constexpr int64_t L = Vec<T>::kLanes;
+  Idx<T, I> acc(r.stride);
+  int64_t ow = begin;
+  for (; ow + L <= end; ow += L) {
+    const int64_t w0 = ow * r.stride - r.pad;
+    v128_t best = load(x + r.rows[0] + w0);
+    acc.set(r.rows[0] + w0);
+    for (int64_t k = 0; k < r.nrows; ++k) {
+      const T* row = x + r.rows[k];
+      for (int64_t j = k == 0 ? 1 : 0; j < r.kernel; ++j) {
+        const int64_t w = w0 + j * r.dilation;
+        const v128_t v = load(row + w);
+        const v128_t m = Vec<T>::replaces(v, best);
+        best = wasm_v128_bitselect(v, best, m);
+        acc.select(r.rows[k] + w, m);
+      }
+    }
+    wasm_v128_store(y + ow, best);
+    acc.store(idx + ow);
+  }
+  return ow;
+}
+
+// kernel 2, stride 2, dilation 1: each window row is a pair of adjacent
+// columns, so two loads and two shuffles give both taps of L outputs.
+template <typename T, typename I>
+int64_t argmax_groups_k2s2(const T* x, const ArgmaxRow& r, int64_t begin,
+                           int64_t end, T* y, I* idx) {
+  constexpr int64_t L = Vec<T>::kLanes;
+  Idx<T, I> acc(2);
+  int64_t ow = begin;
+  for (; ow + L <= end; ow += L) {
+    const int64_t w0 = 2 * ow - r.pad;
+    v128_t best, odd;
+    Vec<T>::load_pairs(x + r.rows[0] + w0, &best, &odd);
+    acc.set(r.rows[0] + w0);
+    v128_t m = Vec<T>::replaces(odd, best);
+    best = wasm_v128_bitselect(odd, best, m);
+    acc.select(r.rows[0] + w0 + 1, m);
+    for (int64_t k = 1; k < r.nrows; ++k) {
+      v128_t even;
+      Vec<T>::load_pairs(x + r.rows[k] + w0, &even, &odd);
+      m = Vec<T>::replaces(even, best);
+      best = wasm_v128_bitselect(even, best, m);
+      acc.select(r.rows[k] + w0, m);
+      m = Vec<T>::replaces(odd, best);
+      best = wasm_v128_bitselect(odd, best, m);
+      acc.select(r.rows[k] + w0 + 1, m);
+    }
+    wasm_v128_store(y + ow, best);
+    acc.store(idx + ow);
+  }
+  return ow;
+}
+
+}  // namespace wasmsimd
+
+// Any geometry: stride 1 plain loads, stride 2 two loads + shuffle, other
+// strides lane by lane.
+template <typename T, typename I>
+void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
+  using V = wasmsimd::Vec<T>;
+  int64_t begin, end;
+  interior_columns(r, r.stride == 2 ? 1 : 0, &begin, &end);
+  if (r.nrows == 0 || end - begin < V::kLanes) {
+    argmaxpool_cols__scalar(x, r, 0, r.out_width, y, idx);
+    return;
+  }
+  argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
+  int64_t done;
+  if (r.stride == 1) {
+    done = wasmsimd::argmax_groups(x, r, begin, end, [](const T* p) { return V::load(p); },
+                                   y, idx);
+  } else if (r.stride == 2) {
+    done = wasmsimd::argmax_groups(x, r, begin, end, [](const T* p) { return V::load_s2(p); },
+                                   y, idx);
+  } else {
+    const int64_t s = r.stride;
+    done = wasmsimd::argmax_groups(
+        x, r, begin, end, [s](const T* p) { return V::load_strided(p, s); }, y, idx);
+  }
+  argmaxpool_cols__scalar(x, r, done, r.out_width, y, idx);
+}
+
+// The common 2x2 / stride 2 pool (k = 2, s = 2, d = 1 along W; any rows and
+// padding); other geometries go to argmaxpool_row__wasmsimd.
+template <typename T, typename I>
+void argmaxpool_row__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx) {
+  if (r.kernel != 2 || r.stride != 2 || r.dilation != 1) {
+    argmaxpool_row__wasmsimd(x, r, y, idx);
+    return;
+  }
+  int64_t begin, end;
+  interior_columns(r, 0, &begin, &end);
+  if (r.nrows == 0 || end - begin < wasmsimd::Vec<T>::kLanes) {
+    argmaxpool_cols__scalar(x, r, 0, r.out_width, y, idx);
+    return;
+  }
+  argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
+  const int64_t done = wasmsimd::argmax_groups_k2s2(x, r, begin, end, y, idx);
+  argmaxpool_cols__scalar(x, r, done, r.out_width, y, idx);
+}
+
+}  // namespace ukernels
+}  // namespace unpool
+
+#endif  // __wasm_simd128__
+#endif  // UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_H_

@@ -1,0 +1,276 @@
+// Every microkernel variant of ukernels/variants.inc against its scalar twin
+// (the first entry) on the same random cases: widths around the SIMD tiles
+// (w < 4, w == 4, w % 4 != 0, large), strides 1-4, dilation, padding,
+// clipped edges, windows wholly in padding, and data full of NaN (with sign
+// and payload), ties, +-0 and +-inf. Results must be identical bits. Natively
+// only the scalar variants exist; the same test built with em++ -msimd128
+// checks the wasmsimd ones.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "geometry.h"
+#include "ukernels/ukernels.h"
+
+namespace unpool_test {
+namespace {
+
+namespace uk = unpool::ukernels;
+using unpool::internal::Span;
+using unpool::internal::window;
+
+template <typename T>
+const char* type_name() {
+  return sizeof(T) == 4 ? "f32" : "f64";
+}
+template <typename I>
+const char* index_name() {
+  return sizeof(I) == 4 ? "i32" : "i64";
+}
+
+template <typename T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// A NaN with the given sign and payload bit, so bit identity covers NaNs.
+template <typename T>
+T nan_with(bool negative, bool payload) {
+  T v = std::numeric_limits<T>::quiet_NaN();
+  unsigned char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));
+  if (payload) b[0] |= 1;
+  if (negative) b[sizeof(T) - 1] |= 0x80;
+  std::memcpy(&v, b, sizeof(T));
+  return v;
+}
+
+// Values of one of several flavours: all ties, few distinct values with
+// specials sprinkled in, or distinct random values.
+template <typename T>
+std::vector<T> random_values(std::mt19937& rng, size_t n) {
+  const T inf = std::numeric_limits<T>::infinity();
+  const T specials[] = {T(0), -T(0), inf, -inf, nan_with<T>(false, false),
+                        nan_with<T>(true, false), nan_with<T>(false, true), T(1), T(-1)};
+  std::uniform_int_distribution<int> flavour(0, 3), special(0, 8), small(-2, 2), rare(0, 15);
+  std::uniform_real_distribution<double> real(-100, 100);
+  const int f = flavour(rng);
+  std::vector<T> v(n);
+  for (auto& e : v) {
+    if (f == 0) e = T(1);  // all ties
+    else if (f == 1) e = rare(rng) == 0 ? specials[special(rng)] : T(small(rng));
+    else if (f == 2) e = specials[special(rng)];
+    else e = static_cast<T>(real(rng));
+  }
+  return v;
+}
+
+// One 2d pool problem: a rows-by-width plane, pooled along both dims. The
+// H dim supplies the window rows that the operator layer would pass.
+struct Case {
+  int64_t height, width;
+  int64_t k[2], s[2], p[2], d[2];  // H, W
+  bool ceil;
+  std::string describe() const {
+    std::ostringstream m;
+    m << "plane " << height << "x" << width << " kernel " << k[0] << "x" << k[1] << " stride "
+      << s[0] << "x" << s[1] << " pad " << p[0] << "x" << p[1] << " dilation " << d[0] << "x"
+      << d[1] << (ceil ? " ceil" : " floor");
+    return m.str();
+  }
+};
+
+int64_t out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
+  const int64_t span = in + 2 * p - d * (k - 1) - 1;
+  if (span < 0) return 0;
+  return (ceil ? (span + s - 1) / s : span / s) + 1;
+}
+
+Case random_case(std::mt19937& rng) {
+  static const int64_t kWidths[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 15, 16, 17, 31, 33, 64, 67, 130};
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  Case c{};
+  c.height = pick(1, 6);
+  c.width = kWidths[pick(0, 18)];
+  for (int i = 0; i < 2; ++i) {
+    c.k[i] = pick(1, 5);
+    c.s[i] = pick(0, 2) ? pick(1, 2) : pick(3, 4);  // mostly the vectorised strides
+    c.d[i] = pick(0, 3) == 0 ? pick(2, 3) : 1;
+    // Up to k/2 as PyTorch allows, sometimes more (whole windows in padding).
+    c.p[i] = pick(0, 4) == 0 ? pick(0, (c.k[i] - 1) * c.d[i]) : pick(0, c.k[i] / 2);
+  }
+  c.ceil = pick(0, 1);
+  return c;
+}
+
+// Runs every argmax variant on every output row of `c` and compares with
+// the first.
+template <typename T, typename I>
+void check_argmaxpool(const Case& c, std::mt19937& rng) {
+  const int64_t oh_n = out_size(c.height, c.k[0], c.s[0], c.p[0], c.d[0], c.ceil);
+  const int64_t ow_n = out_size(c.width, c.k[1], c.s[1], c.p[1], c.d[1], c.ceil);
+  if (oh_n <= 0 || ow_n <= 0) return;
+  const std::vector<T> x = random_values<T>(rng, static_cast<size_t>(c.height * c.width));
+  std::vector<int64_t> rows(static_cast<size_t>(c.k[0]));
+  uk::ArgmaxRow r{};
+  r.rows = rows.data();
+  r.width = c.width;
+  r.out_width = ow_n;
+  r.kernel = c.k[1];
+  r.stride = c.s[1];
+  r.pad = c.p[1];
+  r.dilation = c.d[1];
+  const auto& variants = uk::kArgmaxpoolVariants<T, I>;
+  constexpr size_t kGuard = 8;
+  const T canary = T(12345.5);
+  for (int64_t oh = 0; oh < oh_n; ++oh) {
+    const Span sh = window(oh, c.height, c.k[0], c.s[0], c.p[0], c.d[0]);
+    r.nrows = 0;
+    for (int64_t h = sh.start; h < sh.end; h += c.d[0]) rows[static_cast<size_t>(r.nrows++)] = h * c.width;
+    r.first_row = sh.start * c.width;
+    std::vector<T> want_y;
+    std::vector<I> want_i;
+    for (const auto& v : variants) {
+      SCOPED_TRACE(std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name + " " +
+                   c.describe() + " oh " + std::to_string(oh) + " of " + std::to_string(oh_n) +
+                   ", out_width " + std::to_string(ow_n) + ", nrows " + std::to_string(r.nrows));
+      std::vector<T> y(static_cast<size_t>(ow_n) + 2 * kGuard, canary);
+      std::vector<I> idx(static_cast<size_t>(ow_n) + 2 * kGuard, I(-7));
+      v.fn(x.data(), r, y.data() + kGuard, idx.data() + kGuard);
+      for (size_t g = 0; g < kGuard; ++g) {
+        ASSERT_TRUE(same_bits(y[g], canary) && same_bits(y[y.size() - 1 - g], canary) &&
+                    idx[g] == I(-7) && idx[idx.size() - 1 - g] == I(-7))
+            << "write outside the output row";
+      }
+      y.erase(y.begin(), y.begin() + kGuard);
+      y.resize(static_cast<size_t>(ow_n));
+      idx.erase(idx.begin(), idx.begin() + kGuard);
+      idx.resize(static_cast<size_t>(ow_n));
+      if (&v == &variants[0]) {
+        want_y = y;
+        want_i = idx;
+        continue;
+      }
+      for (size_t o = 0; o < y.size(); ++o) {
+        ASSERT_TRUE(same_bits(y[o], want_y[o]) && idx[o] == want_i[o])
+            << "output " << o << ": got " << y[o] << " at " << idx[o] << ", want " << want_y[o]
+            << " at " << want_i[o] << " (" << variants[0].name << ")";
+      }
+    }
+  }
+}
+
+TEST(Ukernel, DispatchTakesTheLastVariant) {
+  const auto& table = uk::kArgmaxpoolVariants<float, int32_t>;
+  const size_t n = sizeof(table) / sizeof(table[0]);
+  EXPECT_EQ((uk::argmaxpool_row<float, int32_t>), table[n - 1].fn);
+  EXPECT_EQ(std::string(table[0].name), "argmaxpool_row__scalar");
+#ifdef __wasm_simd128__
+  EXPECT_NE(std::string(table[n - 1].name).find("wasmsimd"), std::string::npos);
+#else
+  EXPECT_EQ(n, 1u) << "native builds have only the scalar twin";
+  EXPECT_EQ((uk::argmaxpool_row<double, int64_t>),
+            (&uk::argmaxpool_row__scalar<double, int64_t>));
+#endif
+}
+
+TEST(Ukernel, InteriorColumnsAreTheUnclippedWindows) {
+  std::mt19937 rng(7);
+  for (int iter = 0; iter < 2000; ++iter) {
+    const Case c = random_case(rng);
+    uk::ArgmaxRow r{};
+    r.width = c.width;
+    r.out_width = out_size(c.width, c.k[1], c.s[1], c.p[1], c.d[1], c.ceil);
+    r.kernel = c.k[1];
+    r.stride = c.s[1];
+    r.pad = c.p[1];
+    r.dilation = c.d[1];
+    for (int64_t overread = 0; overread < 2; ++overread) {
+      int64_t b, e;
+      uk::interior_columns(r, overread, &b, &e);
+      for (int64_t ow = 0; ow < r.out_width; ++ow) {
+        const int64_t w0 = ow * r.stride - r.pad;
+        const bool inside = w0 >= 0 && w0 + (r.kernel - 1) * r.dilation + overread < r.width;
+        ASSERT_EQ(ow >= b && ow < e, inside)
+            << c.describe() << " overread " << overread << " ow " << ow << " range [" << b
+            << ", " << e << ")";
+      }
+    }
+  }
+}
+
+TEST(Ukernel, ArgmaxpoolVariantsMatchScalarBits) {
+  std::mt19937 rng(2024);
+  for (int iter = 0; iter < 1500; ++iter) {
+    const Case c = random_case(rng);
+    check_argmaxpool<float, int32_t>(c, rng);
+    check_argmaxpool<float, int64_t>(c, rng);
+    check_argmaxpool<double, int32_t>(c, rng);
+    check_argmaxpool<double, int64_t>(c, rng);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// The unpool, scatter-add and gather variants on random offsets with many
+// duplicates: later writes must win and sums must add in the same order.
+template <typename T, typename I>
+void check_scatter_gather(std::mt19937& rng, int64_t n, int64_t plane) {
+  const std::string what = std::string(type_name<T>()) + " " + index_name<I>() + " n " +
+                           std::to_string(n) + " plane " + std::to_string(plane);
+  std::uniform_int_distribution<int64_t> any(0, plane - 1);
+  std::vector<I> idx(static_cast<size_t>(n));
+  for (auto& v : idx) v = static_cast<I>(any(rng));
+  const std::vector<T> x = random_values<T>(rng, static_cast<size_t>(n));
+  const std::vector<T> g = random_values<T>(rng, static_cast<size_t>(plane));
+  auto same = [](const std::vector<T>& a, const std::vector<T>& b) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!same_bits(a[i], b[i])) return false;
+    }
+    return true;
+  };
+  std::vector<T> want;
+  for (const auto& v : uk::kUnpoolVariants<T, I>) {
+    std::vector<T> y(static_cast<size_t>(plane), T(0));
+    v.fn(x.data(), idx.data(), n, y.data());
+    if (want.empty()) want = y;
+    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
+  }
+  want.clear();
+  for (const auto& v : uk::kScatterAddVariants<T, I>) {
+    std::vector<T> y(static_cast<size_t>(plane), T(0));
+    v.fn(x.data(), idx.data(), n, y.data());
+    if (want.empty()) want = y;
+    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
+  }
+  want.clear();
+  for (const auto& v : uk::kGatherVariants<T, I>) {
+    std::vector<T> y(static_cast<size_t>(n), T(0));
+    v.fn(g.data(), idx.data(), n, y.data());
+    if (want.empty()) want = y;
+    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
+  }
+}
+
+TEST(Ukernel, ScatterGatherVariantsMatchScalarBits) {
+  std::mt19937 rng(99);
+  static const int64_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000};
+  for (int64_t n : kSizes) {
+    for (int64_t plane : {n, 4 * n, (n + 1) / 2}) {
+      check_scatter_gather<float, int32_t>(rng, n, plane);
+      check_scatter_gather<float, int64_t>(rng, n, plane);
+      check_scatter_gather<double, int32_t>(rng, n, plane);
+      check_scatter_gather<double, int64_t>(rng, n, plane);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace unpool_test
