@@ -9,7 +9,7 @@ npm run build --silent
 
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 log=$(mktemp)
-node node_modules/vite/bin/vite.js --config web/vite.config.js --host 127.0.0.1 --port "$port" --strictPort >"$log" 2>&1 &
+DEMO_NO_HMR=1 node node_modules/vite/bin/vite.js --config web/vite.config.js --host 127.0.0.1 --port "$port" --strictPort >"$log" 2>&1 &
 server=$!
 cleanup() {
   kill "$server" 2>/dev/null || true

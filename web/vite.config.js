@@ -28,7 +28,13 @@ export default {
   root: resolve(root, 'web'),
   clearScreen: false,
   resolve: { alias: { unpool: packageEntry() } },
-  server: { host: '127.0.0.1', strictPort: true, fs: { allow: [root] } },
+  server: {
+    host: '127.0.0.1',
+    fs: { allow: [root] },
+    // The e2e test turns live reload off: a rebuild of dist/ must not reload
+    // the page in the middle of a test.
+    hmr: process.env.DEMO_NO_HMR !== '1',
+  },
   optimizeDeps: { noDiscovery: true, include: [] },
   build: { outDir: resolve(root, 'build/web'), emptyOutDir: true, target: 'es2022' },
 };

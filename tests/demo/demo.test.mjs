@@ -82,6 +82,46 @@ test('kernel, stride, padding, dilation and ceil mode change the canvases as PyT
   assert.ok(widths.size > 1, 'the pooled canvas is drawn at different sizes');
 });
 
+test('a picked image and a dropped image are pooled per channel', async () => {
+  await setPool(page, { kernel: 2, stride: 2 });
+  await page.selectOption('#out-mode', 'input');
+  // An 80x40 PNG made by the browser itself; the page scales it to fit 64x64.
+  const png = await page.evaluate(() => {
+    const c = document.createElement('canvas');
+    c.width = 80;
+    c.height = 40;
+    const ctx = c.getContext('2d');
+    for (let x = 0; x < 80; x += 5) {
+      ctx.fillStyle = `rgb(${x * 3} ${200 - x * 2} ${(x * 7) % 256})`;
+      ctx.fillRect(x, (x * 3) % 40, 5, 12);
+    }
+    return c.toDataURL('image/png').split(',')[1];
+  });
+  await page.setInputFiles('#file', { name: 'pick.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
+  await page.waitForFunction(() => document.querySelector('#input canvas')?.width === 64);
+  assert.equal(await page.inputValue('#source'), 'file');
+  const input = await canvasOf(page, 'input');
+  const pooled = await canvasOf(page, 'pooled');
+  assert.deepEqual([input.width, input.height, pooled.width, pooled.height], [64, 32, 32, 16]);
+  for (let ch = 0; ch < 3; ch++) {
+    const ref = pool(channel(input.rgba, ch), 32, 64, { kernel: 2, stride: 2, padding: 0, dilation: 1 });
+    assert.deepEqual(channel(pooled.rgba, ch), Array.from(ref.values));
+  }
+
+  await page.evaluate(async () => {
+    const c = document.createElement('canvas');
+    c.width = 20;
+    c.height = 30;
+    c.getContext('2d').fillRect(3, 3, 5, 5);
+    const blob = await new Promise((resolve) => c.toBlob(resolve, 'image/png'));
+    const dt = new DataTransfer();
+    dt.items.add(new File([blob], 'drop.png', { type: 'image/png' }));
+    document.getElementById('p-input').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => document.querySelector('#input canvas')?.width === 20);
+  assert.deepEqual([(await canvasOf(page, 'input')).height, (await canvasOf(page, 'pooled')).width], [30, 10]);
+});
+
 test('an output size outside the valid range shows the library error instead of a result', async () => {
   await sequenceGrid(page, 4, 4);
   await setPool(page, { kernel: 2, stride: 2 });
