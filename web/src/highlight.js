@@ -49,8 +49,8 @@ function describe(res, sel, win, index, arg, land, dups) {
   else if (res.out) text += ` Index ${index} lies outside the ${res.out.H}×${res.out.W} result.`;
   if (dups.length > 1) {
     const w = dups[dups.length - 1];
-    text += ` Windows overlap: ${dups.length} pooled cells (${dups.map((d) => rc(d.r, d.c)).join(', ')})` +
-      ` chose index ${index}; unpooling writes them in order, so the last, ${rc(w.r, w.c)}, wins` +
+    text += ` Windows overlap: ${dups.length} pooled cells, ${dups.map((d) => rc(d.r, d.c)).join(', ')},` +
+      ` all chose index ${index}; unpooling writes them in order, so the last, ${rc(w.r, w.c)}, wins` +
       ' (with the same value).';
   }
   return text;

@@ -29,7 +29,8 @@ function indexRgb(res, i) {
 function renderGridMode(stages, res, onEdit) {
   const { src, pooled, out } = res;
   const maxDim = Math.max(src.H, src.W, out?.H ?? 0, out?.W ?? 0);
-  const cellPx = Math.max(24, Math.min(52, Math.floor(boxSide(stages) / maxDim)));
+  // Each cell takes cellPx plus a 1px gap; the grid has a 1px border.
+  const cellPx = Math.max(18, Math.min(52, Math.floor((boxSide(stages) - 1) / maxDim) - 1));
   const { lo, hi } = range(src.data);
   const valueCell = (v) => ({ text: formatValue(v), ...greyCell(v, lo, hi) });
   drawGrid(stages.input, src.H, src.W, cellPx, (i) => valueCell(src.data[i]), onEdit);
