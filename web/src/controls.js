@@ -1,5 +1,5 @@
 // Reading the form, and the unpool output-size chooser with its valid range.
-import { unpoolRange } from './geometry.js';
+import { unpoolRange, defaultUnpoolSize } from './geometry.js';
 
 const $ = (id) => document.getElementById(id);
 const int = (id) => Number.parseInt($(id).value, 10);
@@ -16,21 +16,15 @@ export function readPoolParams() {
 }
 
 /**
- * Valid unpool output sizes per spatial dim for pooled size [OH, OW]: the
- * package's own `outputSizeRange` when it has one, otherwise the formula.
+ * Valid unpool output sizes per spatial dim of the pooled tensor, with the
+ * default size: from the package's maxUnpool2dOutputRange when it has it.
  */
-export function outputRanges(unpool, pooledHW, prm) {
-  if (typeof unpool.outputSizeRange === 'function') {
-    const got = unpool.outputSizeRange(pooledHW, { kernelSize: prm.kernel, stride: prm.stride, padding: prm.padding });
-    const list = Array.isArray(got) ? got : got?.ranges;
-    if (Array.isArray(list) && list.length === 2) {
-      return list.map((r, i) => {
-        const [min, max] = Array.isArray(r) ? r : [r.min, r.max];
-        return { min: Number(min), max: Number(max), def: unpoolRange(pooledHW[i], prm).def };
-      });
-    }
-  }
-  return pooledHW.map((n) => unpoolRange(n, prm));
+export function outputRanges(unpool, pooledShape, prm) {
+  const hw = pooledShape.slice(-2);
+  if (typeof unpool.maxUnpool2dOutputRange !== 'function') return hw.map((n) => unpoolRange(n, prm));
+  const opts = { kernelSize: prm.kernel, stride: prm.stride, padding: prm.padding };
+  return unpool.maxUnpool2dOutputRange(pooledShape, opts)
+    .map((r, i) => ({ min: r.min, max: r.max, def: defaultUnpoolSize(hw[i], prm) }));
 }
 
 /**

@@ -54,12 +54,12 @@ function run() {
   const res = { src, prm, pooled: null, out: null, channel: src.C === 3 ? Number($('channel').value) : 0 };
   const errors = [];
   try { res.pooled = pool(src, prm); } catch (e) { errors.push(e); }
+  $('out-range').textContent = '';
   if (res.pooled) {
-    const ranges = outputRanges(unpool, [res.pooled.OH, res.pooled.OW], prm);
-    const outputSize = chooseOutputSize(ranges, [src.H, src.W]);
-    try { res.out = unpoolResult(res.pooled, prm, outputSize); } catch (e) { errors.push(e); }
-  } else {
-    $('out-range').textContent = '';
+    try {
+      const ranges = outputRanges(unpool, res.pooled.tensors.output.shape, prm);
+      res.out = unpoolResult(res.pooled, prm, chooseOutputSize(ranges, [src.H, src.W]));
+    } catch (e) { errors.push(e); }
   }
   if (!res.pooled) $('t-pool').textContent = 'maxPool2d: —';
   if (!res.out) $('t-unpool').textContent = 'maxUnpool2d: —';
