@@ -54,7 +54,13 @@ cat >"$app/vite.config.js" <<'JS'
 export default { logLevel: 'warn', build: { target: 'es2022', outDir: 'dist', emptyOutDir: true } };
 JS
 (cd "$app" && node "$repo/node_modules/vite/bin/vite.js" build)
-ls "$app"/dist/assets/*.wasm >/dev/null
+wasm_assets=$(find "$app/dist/assets" -name '*.wasm' | wc -l)
+if [ "$wasm_assets" != 1 ]; then
+  echo "test-pack: the bundle has $wasm_assets .wasm assets, expected 1" >&2; exit 1
+fi
+if grep -q 'data:text/javascript' "$app"/dist/assets/*.js; then
+  echo "test-pack: the bundle inlines a module as a data: URL (a new URL(..., import.meta.url) gone wrong)" >&2; exit 1
+fi
 
 echo "test-pack: the bundled page in headless chromium"
 browser_result=$(node tests/js/pack/browser-smoke.mjs "$app/dist")

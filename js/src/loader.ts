@@ -53,7 +53,8 @@ async function load(options: InitOptions): Promise<UnpoolWasmModule> {
   const locate = options.locateFile;
   let wasmBinary = options.wasmBinary;
   if (wasmBinary === undefined && isNode()) {
-    const prefix = new URL('./', import.meta.url).href;
+    // Not new URL('./', import.meta.url): bundlers would inline that as an asset.
+    const prefix = defaultUrl.href.slice(0, defaultUrl.href.lastIndexOf('/') + 1);
     wasmBinary = await readNodeBinary(locate ? locate('unpool.wasm', prefix) : defaultUrl);
   }
   return createUnpoolModule({
