@@ -192,7 +192,7 @@ Check check_index_type(const char* op, IndexType t, int64_t limit) {
 }
 
 Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
-                Geometry* g, Shape* output) {
+                Geometry* g, Shape* output, const char* name) {
   const std::string op = op_c;
   Check c = check_dims_value(op_c, p.dims);
   if (!c.ok()) return c;
@@ -205,8 +205,8 @@ Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
                     g->pad)).ok() ||
       !(c = resolve(op, "dilation", p.dilation, dims, 1, 1, nullptr, false, true,
                     g->dilation)).ok() ||
-      !(c = check_rank(op_c, "input", dims, input)).ok() ||
-      !(c = read_input(op, "input", dims, input, input.rank == dims + 2, g))
+      !(c = check_rank(op_c, name, dims, input)).ok() ||
+      !(c = read_input(op, name, dims, input, input.rank == dims + 2, g))
            .ok()) {
     return c;
   }
@@ -257,8 +257,8 @@ Check plan_unpool_common(const std::string& op, const UnpoolParams& p,
                     g->stride)).ok() ||
       !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, false,
                     g->pad)).ok() ||
-      !(c = check_rank(op.c_str(), "input", dims, input)).ok() ||
-      !(c = read_input(op, "input", dims, input, true, g)).ok()) {
+      !(c = check_rank(op.c_str(), "x", dims, input)).ok() ||
+      !(c = read_input(op, "x", dims, input, true, g)).ok()) {
     return c;
   }
   for (int i = 3 - dims; i < 3; ++i) {

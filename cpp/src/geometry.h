@@ -42,10 +42,10 @@ struct Geometry {
   int64_t out_plane() const { return out[0] * out[1] * out[2]; }
 };
 
-// Validates a pool's arguments and input (`op` names it in messages) and
-// fills `g` and the output shape.
+// Validates a pool's arguments and input (`op` and `name` name them in
+// messages) and fills `g` and the output shape.
 Check plan_pool(const char* op, const PoolParams& p, const Shape& input,
-                Geometry* g, Shape* output);
+                Geometry* g, Shape* output, const char* name = "x");
 
 // Validates an unpool's arguments and input and fills `g` (with `in` the
 // pooled size and `out` the unpooled size) and the output shape.

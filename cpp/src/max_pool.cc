@@ -175,7 +175,8 @@ Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
   Check c;
   if (has_geometry) {
     Shape expected;
-    c = internal::plan_pool(op.c_str(), params, input_shape, &g, &expected);
+    c = internal::plan_pool(op.c_str(), params, input_shape, &g, &expected,
+                            "inputShape");
     if (c.ok()) c = internal::check_same_shape(op.c_str(), "gradOutput",
                                                output_shape, expected);
   } else {

@@ -154,10 +154,10 @@ TEST(Ops, PoolErrorsNameOpParameterAndValue) {
             "maxPool1d: output size 0 in spatial dim 0 is too small (input 1, kernelSize 2, "
             "stride 1, padding 0, dilation 1)");
   EXPECT_EQ(pool_shape_error(pool(2, 2), {1, 0, 4, 4}),
-            "maxPool2d: input shape [1, 0, 4, 4] has an empty dimension 1 (only the batch "
+            "maxPool2d: x shape [1, 0, 4, 4] has an empty dimension 1 (only the batch "
             "dimension may be 0)");
   EXPECT_EQ(pool_shape_error(pool(2, 2), {4, 4}),
-            "maxPool2d: input must have rank 3 (C, H, W) or 4 (N, C, H, W), got rank 2 [4, 4]");
+            "maxPool2d: x must have rank 3 (C, H, W) or 4 (N, C, H, W), got rank 2 [4, 4]");
   PoolParams pp = pool(3, 2);
   pp.kernel = list({2, 2});
   EXPECT_EQ(pool_shape_error(pp, {1, 1, 4, 4, 4}),

@@ -56,7 +56,7 @@ const cases: Case[] = [
     /^maxUnpool2d: indices\.shape=\[1, 1, 4\] must equal x\.shape=\[1, 1, 2, 2\]$/],
   // What the core rejects: UnpoolError (a RangeError) with a code.
   ['kernelSize 0', () => maxPool2d(x(), { kernelSize: 0 }), UnpoolError, /^maxPool2d: kernelSize.*0/, 'invalid_argument'],
-  ['rank 2 for 2d', () => maxPool2d({ data: new Float32Array(16), shape: [4, 4] }, { kernelSize: 2 }), UnpoolError, /^maxPool2d: input must have rank 3 .* got rank 2 \[4, 4\]$/, 'invalid_shape'],
+  ['rank 2 for 2d', () => maxPool2d({ data: new Float32Array(16), shape: [4, 4] }, { kernelSize: 2 }), UnpoolError, /^maxPool2d: x must have rank 3 .* got rank 2 \[4, 4\]$/, 'invalid_shape'],
   ['index out of range', () => maxUnpool2d(y(), idx([0, 1, 2, 17]), { kernelSize: 2 }), UnpoolError,
     /^maxUnpool2d: indices\[3\]=17 is out of range for output plane 4x4 \(16 elements\)$/, 'invalid_index'],
   ['negative BigInt index', () => maxUnpool1d({ data: new Float32Array(2), shape: [1, 2] }, { data: BigInt64Array.from([0n, -1n]), shape: [1, 2] }, { kernelSize: 2 }),
