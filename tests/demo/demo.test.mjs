@@ -187,14 +187,17 @@ test('hovering or focusing a pooled cell highlights its window, its maximum and 
   assert.deepEqual(await boxOf('unpool', 'argmax'), [r, c, r + 1, c + 1]);
 });
 
-test('screenshots for people (web/screenshot.png and a narrow one in test-results/)', async () => {
+// Screenshots go to test-results/; UPDATE_SCREENSHOT=1 also refreshes the
+// README's web/screenshot.png (its timings change on every run).
+test('screenshots for people (test-results/, and web/screenshot.png on request)', async () => {
   await sequenceGrid(page, 4, 4);
   await setPool(page, { kernel: 2, stride: 2 });
   await page.selectOption('#out-mode', 'input');
   await page.evaluate(() => document.activeElement?.blur());
   await page.hover('#pooled .cell[data-r="0"][data-c="1"]');
-  await page.screenshot({ path: 'web/screenshot.png' });
   mkdirSync('test-results', { recursive: true });
+  await page.screenshot({ path: 'test-results/demo.png' });
+  if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: 'web/screenshot.png' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);  // the page redraws after a resize
   await page.screenshot({ path: 'test-results/demo-narrow.png', fullPage: true });
