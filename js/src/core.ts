@@ -41,12 +41,17 @@ export function sizeArg(fn: string, name: string, value: unknown, required = fal
   if (!Array.isArray(value)) {
     throw new TypeError(`${fn}: ${name} must be a number or an array of numbers, got ${describe(value)}`);
   }
+  // Entries past the third are never used (the core rejects such lengths);
+  // holes of a sparse array are undefined, not skipped.
+  const count = value.length;
+  if (count > 0x7fffffff) {
+    throw new RangeError(`${fn}: ${name} has ${count} entries; expected at most 3`);
+  }
   const values: [number, number, number] = [0, 0, 0];
-  value.forEach((v, i) => {
-    const n = checkInteger(fn, `${name}[${i}]`, v);
-    if (i < 3) values[i] = n;
-  });
-  return { count: value.length, list: true, values };
+  for (let i = 0; i < Math.min(count, 3); ++i) {
+    values[i] = checkInteger(fn, `${name}[${i}]`, value[i]);
+  }
+  return { count, list: true, values };
 }
 
 export function poolParams(fn: string, dims: number, g: PoolGeometry,
@@ -78,12 +83,14 @@ export function unpoolParams(fn: string, dims: number, g: UnpoolGeometry): WasmU
     if (!Array.isArray(os)) {
       throw new TypeError(`${fn}: outputSize must be an array of integers, got ${describe(os)}`);
     }
-    if (os.length > MAX_RANK) {
-      throw new RangeError(`${fn}: outputSize=${describe(os)} has ${os.length} entries; ` +
+    const count = os.length;
+    if (count > MAX_RANK) {
+      throw new RangeError(`${fn}: outputSize=${describe(os)} has ${count} entries; ` +
           `expected ${dims}, ${dims + 1} or ${dims + 2}`);
     }
-    os.forEach((v, i) => { outputSize[i] = checkInteger(fn, `outputSize[${i}]`, v); });
-    outputSizeCount = os.length;
+    // Index by index: holes of a sparse array are undefined, not skipped.
+    for (let i = 0; i < count; ++i) outputSize[i] = checkInteger(fn, `outputSize[${i}]`, os[i]);
+    outputSizeCount = count;
   }
   return {
     dims,

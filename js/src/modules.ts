@@ -4,7 +4,17 @@
 import {
   maxPoolBackwardNd, maxPoolNd, MaxPoolResult, maxUnpoolBackwardNd, maxUnpoolNd,
 } from './ops.js';
+import { describe } from './tensor.js';
 import type { FloatArray, IndexArray, IndexType, Size, Tensor, TensorLike } from './tensor.js';
+
+// The options argument must be an object (its values are checked by forward()).
+function moduleOptions<T>(cls: string, options: T | undefined): Partial<T> {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`${cls}: options must be an object, got ${describe(options)}`);
+  }
+  return options;
+}
 
 /** Constructor options of MaxPool1d/2d/3d. */
 export interface MaxPoolModuleOptions {
@@ -31,7 +41,8 @@ abstract class MaxPoolNd {
   readonly indexType: IndexType;
 
   protected constructor(private readonly dims: number, kernelSize: Size,
-                        options: MaxPoolModuleOptions = {}) {
+                        opts?: MaxPoolModuleOptions) {
+    const options = moduleOptions(`MaxPool${dims}d`, opts);
     this.kernelSize = kernelSize;
     this.stride = options.stride ?? null;
     this.padding = options.padding ?? 0;
@@ -67,7 +78,8 @@ abstract class MaxUnpoolNd {
   readonly padding: Size;
 
   protected constructor(private readonly dims: number, kernelSize: Size,
-                        options: MaxUnpoolModuleOptions = {}) {
+                        opts?: MaxUnpoolModuleOptions) {
+    const options = moduleOptions(`MaxUnpool${dims}d`, opts);
     this.kernelSize = kernelSize;
     this.stride = options.stride ?? null;
     this.padding = options.padding ?? 0;

@@ -56,6 +56,10 @@ export function describe(value: unknown): string {
   if (ArrayBuffer.isView(value)) {
     return `${value.constructor.name}(${(value as { length?: number }).length ?? value.byteLength})`;
   }
+  if (typeof value === 'object' && Object.prototype.isPrototypeOf.call(TypedArrayPrototype, value)) {
+    // E.g. a Proxy of a typed array: it inherits the methods, not the memory.
+    return `an object posing as a ${value.constructor?.name} (not itself a typed array)`;
+  }
   switch (typeof value) {
     case 'string': return JSON.stringify(value);
     case 'bigint': return `${value}n`;
@@ -81,11 +85,14 @@ export function checkShape(fn: string, name: string, value: unknown): number[] {
   if (!Array.isArray(value)) {
     throw new TypeError(`${fn}: ${name} must be an array of integers, got ${describe(value)}`);
   }
-  if (value.length > MAX_RANK) {
+  const rank = value.length;
+  if (rank > MAX_RANK) {
     throw new RangeError(
-        `${fn}: ${name}=${describe(value)} has ${value.length} dims; at most ${MAX_RANK} are supported`);
+        `${fn}: ${name}=${describe(value)} has ${rank} dims; at most ${MAX_RANK} are supported`);
   }
-  const shape = value.map((d, i) => checkInteger(fn, `${name}[${i}]`, d));
+  // Index by index: holes of a sparse array are undefined, not skipped.
+  const shape: number[] = [];
+  for (let i = 0; i < rank; ++i) shape.push(checkInteger(fn, `${name}[${i}]`, value[i]));
   shape.forEach((d, i) => {
     if (d < 0) throw new RangeError(`${fn}: ${name}[${i}]=${d} must be >= 0`);
   });
@@ -100,10 +107,47 @@ export function numel(shape: readonly number[]): number {
 
 type Kind = 'float' | 'index';
 
+// The element type, length and buffer of a typed array are read through the
+// intrinsic getters, which see its internal slots: a subclass, a Proxy or an
+// own `length`/`byteLength`/`constructor` property cannot make a call copy
+// more bytes into the module than it allocated, or read them as another type.
+const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype) as object;
+function intrinsicGetter(key: PropertyKey): (this: unknown) => unknown {
+  return Object.getOwnPropertyDescriptor(TypedArrayPrototype, key)!.get!;
+}
+const typedArrayName = intrinsicGetter(Symbol.toStringTag);
+const typedArrayBuffer = intrinsicGetter('buffer');
+const typedArrayByteOffset = intrinsicGetter('byteOffset');
+const typedArrayLength = intrinsicGetter('length');
+
+const CTORS = {
+  Float32Array: { kind: 'float', ctor: Float32Array },
+  Float64Array: { kind: 'float', ctor: Float64Array },
+  Int32Array: { kind: 'index', ctor: Int32Array },
+  BigInt64Array: { kind: 'index', ctor: BigInt64Array },
+} as const;
+type CtorName = keyof typeof CTORS;
+
 function kindOf(data: unknown): Kind | undefined {
-  if (data instanceof Float32Array || data instanceof Float64Array) return 'float';
-  if (data instanceof Int32Array || data instanceof BigInt64Array) return 'index';
-  return undefined;
+  const name = typedArrayName.call(data) as string | undefined;
+  return name !== undefined && Object.prototype.hasOwnProperty.call(CTORS, name) ? CTORS[name as CtorName].kind : undefined;
+}
+
+/**
+ * A fresh view of this realm's own type on the same memory as `data` (a
+ * genuine typed array of a kind kindOf accepts). Throws a TypeError when its
+ * ArrayBuffer is detached.
+ */
+function canonicalView(fn: string, name: string, data: unknown): TensorData {
+  const { ctor } = CTORS[typedArrayName.call(data) as CtorName];
+  const buffer = typedArrayBuffer.call(data) as ArrayBuffer;  // or a SharedArrayBuffer
+  const offset = typedArrayByteOffset.call(data) as number;
+  const length = typedArrayLength.call(data) as number;
+  try {
+    return new ctor(buffer, offset, length);
+  } catch {
+    throw new TypeError(`${fn}: ${name}.data is a view of a detached ArrayBuffer`);
+  }
 }
 
 const KIND_NAMES: Record<Kind, string> = {
@@ -122,14 +166,15 @@ export function checkTensor<K extends Kind>(
   if (kindOf(data) !== kind) {
     throw new TypeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
   }
+  const view = canonicalView(fn, name, data);
   const v = value as { shape?: unknown; dims?: unknown };
   const field = v.shape !== undefined ? 'shape' : v.dims !== undefined ? 'dims' : 'shape';
   const shape = checkShape(fn, `${name}.${field}`, v[field]);
-  const length = (data as TensorData).length;
+  const length = view.length;
   if (length !== numel(shape)) {
     throw new RangeError(`${fn}: ${name}.data has length ${length} but ${name}.${field}=` +
         `${describe(shape)} holds ${numel(shape)} elements`);
   }
-  return { data: data as K extends 'float' ? FloatArray : IndexArray, shape };
+  return { data: view as K extends 'float' ? FloatArray : IndexArray, shape };
 }
 
