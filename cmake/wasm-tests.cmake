@@ -4,7 +4,8 @@
 #   emcmake cmake -S . -B build/wasm-tests -DUNPOOL_WASM_TESTS=ON
 #   cmake --build build/wasm-tests -j2 && ctest --test-dir build/wasm-tests
 #
-# UNPOOL_WASM_SIMD=OFF builds it without -msimd128 (the scalar fallback).
+# UNPOOL_WASM_SIMD=OFF builds it without -msimd128 -mbulk-memory (the scalar
+# fallback).
 # The suite links its own copy of the kernel library so its flags do not
 # depend on the module build; its sources are those of the `unpool` target. GoogleTest comes from Debian's
 # /usr/src/googletest, compiled with em++ here.
@@ -15,9 +16,12 @@ set(UNPOOL_GTEST_SOURCE_DIR "/usr/src/googletest" CACHE PATH "GoogleTest sources
 if(EMSCRIPTEN AND (UNPOOL_WASM_TESTS OR UNPOOL_BUILD_BENCH))
   # Flags of every em++ test and benchmark target. Link -O2 and above run
   # acorn from Debian's node modules, hence the NODE_PATH launcher.
+  # Every engine with SIMD has bulk memory too, which turns memset (the
+  # zero-fill of unpool and pool backward) into memory.fill: ~1.7x faster
+  # than Emscripten's libc memset. The scalar build stays MVP.
   set(UNPOOL_WASM_DEV_FLAGS -O3)
   if(UNPOOL_WASM_SIMD)
-    list(APPEND UNPOOL_WASM_DEV_FLAGS -msimd128)
+    list(APPEND UNPOOL_WASM_DEV_FLAGS -msimd128 -mbulk-memory)
   endif()
   set(UNPOOL_WASM_DEV_LINK_FLAGS ${UNPOOL_WASM_DEV_FLAGS}
     -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1)

@@ -98,7 +98,7 @@ int64_t first_bad_index(const Geometry& g, const I* idx,
   const int64_t limit = g.in_plane(), n = g.out_plane();
   for (int64_t p = 0; p < g.planes; ++p) {
     const I* pi = idx + p * n;
-    if (ukernels::check_indices__scalar(pi, n, limit)) continue;
+    if (ukernels::check_indices<I>(pi, n, limit)) continue;
     for (int64_t o = 0; o < n; ++o) {
       const int64_t v = static_cast<int64_t>(pi[o]);
       if (v >= 0 && v < limit) continue;

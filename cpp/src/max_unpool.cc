@@ -20,7 +20,7 @@ int64_t first_bad_index(const I* idx, int64_t planes, int64_t n,
                         int64_t limit) {
   for (int64_t p = 0; p < planes; ++p) {
     const I* pi = idx + p * n;
-    if (ukernels::check_indices__scalar(pi, n, limit)) continue;
+    if (ukernels::check_indices<I>(pi, n, limit)) continue;
     for (int64_t i = 0; i < n; ++i) {
       const int64_t v = static_cast<int64_t>(pi[i]);
       if (v < 0 || v >= limit) return p * n + i;

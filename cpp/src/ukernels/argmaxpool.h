@@ -43,20 +43,22 @@ void argmaxpool_cols__scalar(const T* x, const ArgmaxRow& r, int64_t ow_begin,
     int64_t w1 = w0 + (r.kernel - 1) * r.dilation + 1;
     if (w1 > r.width) w1 = r.width;
     if (w0 < 0) w0 += ((-w0 + r.dilation - 1) / r.dilation) * r.dilation;
+    // Offsets fit I (the operator layer checks the largest): a select of an
+    // int64 beside a float defeats if-conversion in GCC.
     T best = -std::numeric_limits<T>::infinity();
-    int64_t best_i = r.first_row + w0;
+    I best_i = static_cast<I>(r.first_row + w0);
     for (int64_t k = 0; k < r.nrows; ++k) {
       const T* row = x + r.rows[k];
       for (int64_t w = w0; w < w1; w += r.dilation) {
+        // Branch-free: the update is data-dependent and mispredicts often.
         const T v = row[w];
-        if (v > best || v != v) {
-          best = v;
-          best_i = r.rows[k] + w;
-        }
+        const bool take = v > best || v != v;
+        best = take ? v : best;
+        best_i = take ? static_cast<I>(r.rows[k] + w) : best_i;
       }
     }
     y[ow] = best;
-    idx[ow] = static_cast<I>(best_i);
+    idx[ow] = best_i;
   }
 }
 
@@ -64,6 +66,14 @@ template <typename T, typename I>
 void argmaxpool_row__scalar(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   argmaxpool_cols__scalar(x, r, 0, r.out_width, y, idx);
 }
+
+// kernel 2, stride 2, dilation 1 along W (the common 2x2 pool): interior
+// columns read the pair (2 ow - pad, 2 ow - pad + 1) of each row, with no
+// tap loop and no clipping; the edges go to argmaxpool_cols__scalar. Tap
+// (rows[0], 2 ow - pad) is the scalar kernel's initial position, so taking
+// it unconditionally gives its bits (a -inf there keeps -inf and the index).
+template <typename T, typename I>
+void argmaxpool_row__scalar_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx);
 
 // The output columns [*begin, *end) whose window row lies wholly inside the
 // input row, and `overread` more columns after its last tap too (a SIMD load
@@ -80,6 +90,67 @@ inline void interior_columns(const ArgmaxRow& r, int64_t overread,
   if (hi > r.out_width) hi = r.out_width;
   *begin = lo < hi ? lo : hi;
   *end = hi;
+}
+
+namespace internal {
+
+// One tap of the PyTorch rule without a branch. Offsets are kept in I: a
+// select of an int64 beside a float defeats both if-conversion and
+// vectorisation in GCC (10x slower on random data).
+template <typename T, typename I>
+inline void take(T v, I i, T* best, I* best_i) {
+  const bool t = v > *best || v != v;
+  *best = t ? v : *best;
+  *best_i = t ? i : *best_i;
+}
+
+}  // namespace internal
+
+template <typename T, typename I>
+void argmaxpool_row__scalar_k2s2(const T* x, const ArgmaxRow& r, T* __restrict y,
+                                 I* __restrict idx) {
+  if (r.kernel != 2 || r.stride != 2 || r.dilation != 1 || r.nrows == 0) {
+    argmaxpool_row__scalar(x, r, y, idx);
+    return;
+  }
+  int64_t begin, end;
+  interior_columns(r, 0, &begin, &end);
+  argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
+  // Every offset below is a valid input offset, so it fits I.
+  const T* row0 = x + r.rows[0];
+  const I off0 = static_cast<I>(r.rows[0] - r.pad);
+  if (r.nrows == 2) {  // 2d interior: a fixed 2x2 window, vectorisable
+    const T* row1 = x + r.rows[1];
+    const I off1 = static_cast<I>(r.rows[1] - r.pad);
+    for (int64_t ow = begin; ow < end; ++ow) {
+      const int64_t w = 2 * ow - r.pad;
+      const I c = static_cast<I>(2 * ow);
+      T best = row0[w];
+      I best_i = off0 + c;
+      internal::take(row0[w + 1], static_cast<I>(off0 + c + 1), &best, &best_i);
+      internal::take(row1[w], static_cast<I>(off1 + c), &best, &best_i);
+      internal::take(row1[w + 1], static_cast<I>(off1 + c + 1), &best, &best_i);
+      y[ow] = best;
+      idx[ow] = best_i;
+    }
+  } else {
+    for (int64_t ow = begin; ow < end; ++ow) {
+      const int64_t w = 2 * ow - r.pad;
+      const I c = static_cast<I>(2 * ow);
+      T best = row0[w];
+      I best_i = off0 + c;
+      internal::take(row0[w + 1], static_cast<I>(off0 + c + 1), &best, &best_i);
+      for (int64_t k = 1; k < r.nrows; ++k) {
+        const T* row = x + r.rows[k];
+        const I off = static_cast<I>(r.rows[k] - r.pad);
+        internal::take(row[w], static_cast<I>(off + c), &best, &best_i);
+        internal::take(row[w + 1], static_cast<I>(off + c + 1), &best, &best_i);
+      }
+      y[ow] = best;
+      idx[ow] = best_i;
+    }
+  }
+  argmaxpool_cols__scalar(x, r, end, r.out_width, y, idx);
 }
 
 }  // namespace ukernels

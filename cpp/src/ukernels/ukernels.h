@@ -12,6 +12,7 @@
 #include "ukernels/argmaxpool.h"
 #include "ukernels/argmaxpool_wasmsimd.h"
 #include "ukernels/scatter.h"
+#include "ukernels/scatter_wasmsimd.h"
 
 namespace unpool {
 namespace ukernels {
@@ -24,6 +25,8 @@ template <typename T, typename I>
 using ScatterAddFn = void (*)(const T* go, const I* idx, int64_t n, T* gi);
 template <typename T, typename I>
 using GatherFn = void (*)(const T* go, const I* idx, int64_t n, T* gi);
+template <typename I>
+using CheckIndicesFn = bool (*)(const I* idx, int64_t n, int64_t limit);
 
 template <typename Fn>
 struct Variant {
@@ -52,6 +55,12 @@ constexpr Variant<GatherFn<T, I>> kGatherVariants[] = {
 #include "ukernels/variants.inc"
 };
 
+template <typename I>
+constexpr Variant<CheckIndicesFn<I>> kCheckIndicesVariants[] = {
+#define UNPOOL_CHECK_INDICES_UKERNEL(fn) {#fn, &fn<I>},
+#include "ukernels/variants.inc"
+};
+
 template <typename V, size_t N>
 constexpr const V& best(const V (&table)[N]) {
   return table[N - 1];
@@ -66,6 +75,8 @@ template <typename T, typename I>
 constexpr ScatterAddFn<T, I> scatter_add = best(kScatterAddVariants<T, I>).fn;
 template <typename T, typename I>
 constexpr GatherFn<T, I> gather = best(kGatherVariants<T, I>).fn;
+template <typename I>
+constexpr CheckIndicesFn<I> check_indices = best(kCheckIndicesVariants<I>).fn;
 
 }  // namespace ukernels
 }  // namespace unpool
