@@ -7,7 +7,9 @@ import {
 import { describe } from './tensor.js';
 import type { FloatArray, IndexArray, IndexType, Size, Tensor, TensorLike } from './tensor.js';
 
-// The options argument must be an object (its values are checked by forward()).
+// The options argument must be an object (its values are checked by forward():
+// only a missing value takes the default, a null is refused there, as in the
+// functions).
 function moduleOptions<T>(cls: string, options: T | undefined): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object') {
@@ -45,10 +47,10 @@ abstract class MaxPoolNd {
     const options = moduleOptions(`MaxPool${dims}d`, opts);
     this.kernelSize = kernelSize;
     this.stride = options.stride ?? null;
-    this.padding = options.padding ?? 0;
-    this.dilation = options.dilation ?? 1;
-    this.ceilMode = options.ceilMode ?? false;
-    this.indexType = options.indexType ?? 'int32';
+    this.padding = options.padding === undefined ? 0 : options.padding;
+    this.dilation = options.dilation === undefined ? 1 : options.dilation;
+    this.ceilMode = options.ceilMode === undefined ? false : options.ceilMode;
+    this.indexType = options.indexType === undefined ? 'int32' : options.indexType;
   }
 
   /** Pools `x`; returns the output and the argmax indices. */
@@ -82,7 +84,7 @@ abstract class MaxUnpoolNd {
     const options = moduleOptions(`MaxUnpool${dims}d`, opts);
     this.kernelSize = kernelSize;
     this.stride = options.stride ?? null;
-    this.padding = options.padding ?? 0;
+    this.padding = options.padding === undefined ? 0 : options.padding;
   }
 
   /**

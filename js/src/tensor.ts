@@ -64,7 +64,11 @@ export function describe(value: unknown): string {
     case 'string': return JSON.stringify(value);
     case 'bigint': return `${value}n`;
     case 'function': return 'a function';
-    case 'object': return value.constructor?.name ? `a ${value.constructor.name}` : 'an object';
+    case 'object': {
+      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      if (typeof name !== 'string' || name === '') return 'an object';
+      return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+    }
     default: return String(value);
   }
 }
@@ -75,7 +79,8 @@ export function checkInteger(fn: string, name: string, value: unknown): number {
     throw new TypeError(`${fn}: ${name}=${describe(value)} must be a number`);
   }
   if (!Number.isSafeInteger(value)) {
-    throw new RangeError(`${fn}: ${name}=${describe(value)} must be an integer`);
+    throw new RangeError(`${fn}: ${name}=${describe(value)} must be an integer` +
+        (Number.isInteger(value) ? ' of magnitude below 2^53' : ''));
   }
   return value;
 }

@@ -1,0 +1,532 @@
+// Hostile values at the JS boundary, for every public function and module
+// class and every parameter: each must throw a TypeError or RangeError whose
+// message names the function, the parameter and the value; afterwards the
+// module must still compute a known result and hold no more heap than before.
+import { afterAll, describe, expect, it } from 'vitest';
+import * as unpool from '../../dist/index.js';
+
+type Fn = (...args: unknown[]) => any;
+type Ctor = new (...args: unknown[]) => any;
+const api = unpool as unknown as Record<string, Fn & Ctor>;
+type Args = Record<string, any>;
+
+// Top-level: the cases are built (from real pool results) when the file is collected.
+await unpool.init();
+
+const range = (n: number, f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
+const rep = (v: number, dims: number) => range(dims, () => v);
+const prod = (a: readonly number[]) => a.reduce((p, v) => p * v, 1);
+
+/** The known result checked after every hostile call: the PyTorch docs example. */
+function moduleStillWorks(): void {
+  const x = { data: Float32Array.from(range(16, (i) => i + 1)), shape: [1, 1, 4, 4] };
+  const { output, indices } = unpool.maxPool2d(x, { kernelSize: 2 });
+  expect(Array.from(output.data)).toEqual([6, 8, 14, 16]);
+  expect(Array.from(indices.data)).toEqual([5, 7, 13, 15]);
+  const y = unpool.maxUnpool2d(output, indices, { kernelSize: 2 });
+  expect(Array.from(y.data)).toEqual([0, 0, 0, 0, 0, 6, 0, 8, 0, 0, 0, 0, 0, 14, 0, 16]);
+}
+
+// ---------------------------------------------------------------------------
+// Valid calls, one per public entry point, built fresh for every case.
+
+/** A (1, 1, 4, ...) input with distinct values and its 2-pooled output and indices. */
+function pooled(dims: number) {
+  const inShape = [1, 1, ...rep(4, dims)], outShape = [1, 1, ...rep(2, dims)];
+  const x = { data: Float32Array.from(range(prod(inShape), (i) => (i * 7) % 23)), shape: inShape };
+  const r = unpool[`maxPool${dims}d` as 'maxPool2d'](x, { kernelSize: 2 });
+  return { inShape, outShape, x, output: r.output, indices: r.indices };
+}
+
+interface Entry {
+  /** What the user calls, e.g. maxPool2d or MaxPool2d.forward. */
+  label: string;
+  /** Function names the messages may start with (the class or the functional op). */
+  names: string[];
+  base: () => Args;
+  run: (a: Args) => unknown;
+  /** Mutable paths: tensors, size options, shapes. */
+  tensors: { path: string; kind: 'float' | 'index' }[];
+  sizes: string[];
+  shapes: string[];
+  objects: string[];
+}
+
+const entries: Entry[] = [];
+for (const d of [1, 2, 3]) {
+  const size = (v: number) => rep(v, d);
+  entries.push({
+    label: `maxPool${d}d`, names: [`maxPool${d}d`],
+    base: () => ({
+      x: pooled(d).x,
+      options: { kernelSize: size(2), stride: size(2), padding: size(0), dilation: size(1), ceilMode: false, indexType: 'int32' },
+    }),
+    run: (a) => api[`maxPool${d}d`](a.x, a.options),
+    tensors: [{ path: 'x', kind: 'float' }],
+    sizes: ['options.kernelSize', 'options.stride', 'options.padding', 'options.dilation'],
+    shapes: ['x.shape'], objects: ['options'],
+  });
+  entries.push({
+    label: `maxUnpool${d}d`, names: [`maxUnpool${d}d`],
+    base: () => {
+      const p = pooled(d);
+      return { x: p.output, indices: p.indices, options: { kernelSize: size(2), stride: size(2), padding: size(0), outputSize: size(4) } };
+    },
+    run: (a) => api[`maxUnpool${d}d`](a.x, a.indices, a.options),
+    tensors: [{ path: 'x', kind: 'float' }, { path: 'indices', kind: 'index' }],
+    sizes: ['options.kernelSize', 'options.stride', 'options.padding'],
+    shapes: ['x.shape', 'indices.shape', 'options.outputSize'], objects: ['options'],
+  });
+  entries.push({
+    label: `maxPool${d}dBackward`, names: [`maxPool${d}dBackward`],
+    base: () => {
+      const p = pooled(d);
+      return {
+        gradOutput: { data: new Float32Array(prod(p.outShape)).fill(1), shape: p.outShape }, indices: p.indices,
+        options: { inputShape: p.inShape, kernelSize: size(2), stride: size(2), padding: size(0), dilation: size(1), ceilMode: false },
+      };
+    },
+    run: (a) => api[`maxPool${d}dBackward`](a.gradOutput, a.indices, a.options),
+    tensors: [{ path: 'gradOutput', kind: 'float' }, { path: 'indices', kind: 'index' }],
+    sizes: ['options.kernelSize', 'options.stride', 'options.padding', 'options.dilation'],
+    shapes: ['gradOutput.shape', 'indices.shape', 'options.inputShape'], objects: ['options'],
+  });
+  entries.push({
+    label: `maxUnpool${d}dBackward`, names: [`maxUnpool${d}dBackward`],
+    base: () => {
+      const p = pooled(d);
+      return { gradOutput: p.x, indices: p.indices };
+    },
+    run: (a) => api[`maxUnpool${d}dBackward`](a.gradOutput, a.indices),
+    tensors: [{ path: 'gradOutput', kind: 'float' }, { path: 'indices', kind: 'index' }],
+    sizes: [], shapes: ['gradOutput.shape', 'indices.shape'], objects: [],
+  });
+  entries.push({
+    // The core's messages name this op maxUnpool<d>d and the shape x (see the report of issue 6).
+    label: `maxUnpool${d}dOutputRange`, names: [`maxUnpool${d}dOutputRange`, `maxUnpool${d}d`],
+    base: () => ({ inputShape: [1, 1, ...size(2)], options: { kernelSize: size(2), stride: size(2), padding: size(0) } }),
+    run: (a) => api[`maxUnpool${d}dOutputRange`](a.inputShape, a.options),
+    tensors: [], sizes: ['options.kernelSize', 'options.stride', 'options.padding'],
+    shapes: ['inputShape'], objects: ['options'],
+  });
+  const geometry = () => ({ stride: size(2), padding: size(0), dilation: size(1), ceilMode: false, indexType: 'int32' });
+  entries.push({
+    label: `MaxPool${d}d.forward`, names: [`MaxPool${d}d`, `maxPool${d}d`],
+    base: () => ({ kernelSize: size(2), options: geometry(), x: pooled(d).x }),
+    run: (a) => new api[`MaxPool${d}d`](a.kernelSize, a.options).forward(a.x),
+    tensors: [{ path: 'x', kind: 'float' }],
+    sizes: ['kernelSize', 'options.stride', 'options.padding', 'options.dilation'],
+    shapes: ['x.shape'], objects: ['options'],
+  });
+  entries.push({
+    label: `MaxPool${d}d.backward`, names: [`MaxPool${d}d`, `maxPool${d}dBackward`],
+    base: () => {
+      const p = pooled(d);
+      return {
+        kernelSize: size(2), options: geometry(),
+        gradOutput: { data: new Float32Array(prod(p.outShape)).fill(1), shape: p.outShape }, indices: p.indices, inputShape: p.inShape,
+      };
+    },
+    run: (a) => new api[`MaxPool${d}d`](a.kernelSize, a.options).backward(a.gradOutput, a.indices, a.inputShape),
+    tensors: [{ path: 'gradOutput', kind: 'float' }, { path: 'indices', kind: 'index' }],
+    sizes: ['kernelSize', 'options.stride', 'options.padding', 'options.dilation'],
+    shapes: ['gradOutput.shape', 'indices.shape', 'inputShape'], objects: ['options'],
+  });
+  entries.push({
+    label: `MaxUnpool${d}d.forward`, names: [`MaxUnpool${d}d`, `maxUnpool${d}d`],
+    base: () => {
+      const p = pooled(d);
+      return { kernelSize: size(2), options: { stride: size(2), padding: size(0) }, x: p.output, indices: p.indices, outputSize: p.inShape };
+    },
+    run: (a) => new api[`MaxUnpool${d}d`](a.kernelSize, a.options).forward(a.x, a.indices, a.outputSize),
+    tensors: [{ path: 'x', kind: 'float' }, { path: 'indices', kind: 'index' }],
+    sizes: ['kernelSize', 'options.stride', 'options.padding'],
+    shapes: ['x.shape', 'indices.shape', 'outputSize'], objects: ['options'],
+  });
+  entries.push({
+    label: `MaxUnpool${d}d.backward`, names: [`MaxUnpool${d}d`, `maxUnpool${d}dBackward`],
+    base: () => {
+      const p = pooled(d);
+      return { kernelSize: size(2), options: {}, gradOutput: p.x, indices: p.indices };
+    },
+    run: (a) => new api[`MaxUnpool${d}d`](a.kernelSize, a.options).backward(a.gradOutput, a.indices),
+    tensors: [{ path: 'gradOutput', kind: 'float' }, { path: 'indices', kind: 'index' }],
+    sizes: [], shapes: ['gradOutput.shape', 'indices.shape'], objects: ['options'],
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Hostile values.
+
+/** How a hostile value must be reported: its class and the text of the value. */
+interface Hostile {
+  value: unknown;
+  /** The value as the message prints it (undefined: not checked, e.g. a derived byte count). */
+  text?: string;
+  type: typeof TypeError | typeof RangeError;
+  /** An UnpoolError code, when the core decides. */
+  code?: string;
+}
+
+const num = (v: number, type: typeof TypeError | typeof RangeError = RangeError): Hostile => ({ value: v, text: String(v), type });
+
+/** Non-numbers in a number's place: TypeError. */
+const notNumbers: Hostile[] = [
+  { value: '2', text: '"2"', type: TypeError },
+  { value: true, text: 'true', type: TypeError },
+  { value: 2n, text: '2n', type: TypeError },
+  { value: {}, text: 'Object', type: TypeError },
+  { value: Symbol('two'), text: 'Symbol(two)', type: TypeError },
+  { value: () => 2, text: 'function', type: TypeError },
+  // eslint-disable-next-line no-new-wrappers
+  { value: new Number(2), text: 'Number', type: TypeError },
+];
+
+/** Numbers that are not integers, or beyond 2^53: RangeError from the JS checks. */
+const notIntegers: Hostile[] = [NaN, Infinity, -Infinity, 2.5, -0.5, Number.MIN_VALUE, 2 ** 53, 2 ** 53 + 2, 2 ** 64, 1e300]
+  .map((v) => num(v));
+
+/** Integers out of range: the core says so (UnpoolError), and nothing wraps around at 2^31 or 2^32. */
+const badIntegers: Hostile[] = [-1, -(2 ** 31), 2 ** 31, 2 ** 32, 2 ** 32 + 2, 2 ** 53 - 1].map((v) => num(v));
+
+/** Hostile values of a size option (kernelSize, stride, ...). */
+function sizeValues(path: string, dims: number): Hostile[] {
+  const name = path.split('.').pop()!;
+  const zeroOk = name === 'padding';
+  const out = [...notNumbers, ...notIntegers, ...badIntegers];
+  if (!zeroOk) out.push(num(0));
+  if (name !== 'stride') out.push({ value: null, text: 'null', type: TypeError });
+  // As arrays: a bad entry, a wrong length.
+  out.push({ value: [...rep(2, dims - 1), NaN], text: 'NaN', type: RangeError });
+  out.push({ value: [...rep(2, dims - 1), '2'], text: '"2"', type: TypeError });
+  out.push({ value: [...rep(2, dims - 1), 2 ** 40], text: String(2 ** 40), type: RangeError });
+  out.push({ value: [...rep(2, dims - 1), undefined], text: 'undefined', type: TypeError });
+  const sparse = new Array(dims);  // holes are undefined, not skipped
+  out.push({ value: sparse, text: 'undefined', type: TypeError });
+  out.push({ value: [2, 2, 2, 2], text: '4', type: RangeError, code: 'invalid_argument' });
+  return out;
+}
+
+/** Hostile entries of a shape (x.shape, inputShape, outputSize). */
+const shapeEntries: Hostile[] = [
+  ...notIntegers, num(-1), num(2 ** 31), num(2 ** 32 + 1), num(2 ** 53 - 1),
+  { value: '4', text: '"4"', type: TypeError },
+  { value: undefined, text: 'undefined', type: TypeError },
+  { value: null, text: 'null', type: TypeError },
+  { value: 4n, text: '4n', type: TypeError },
+];
+
+/** Hostile whole shapes. */
+function shapeValues(dims: number): Hostile[] {
+  return [
+    { value: undefined, type: TypeError },
+    { value: null, text: 'null', type: TypeError },
+    { value: '1x1x4', text: '"1x1x4"', type: TypeError },
+    { value: Int32Array.from([1, 1, ...rep(4, dims)]), text: 'Int32Array', type: TypeError },
+    { value: { length: dims + 2 }, text: 'Object', type: TypeError },
+    { value: [1, 1, 1, 1, 1, 1], text: '[1, 1, 1, 1, 1, 1]', type: RangeError },
+    { value: new Array(dims + 2), text: 'undefined', type: TypeError },
+    { value: [1, 1, ...rep(-4, dims)], text: '-4', type: RangeError },
+  ];
+}
+
+const hasFloat16 = typeof (globalThis as { Float16Array?: unknown }).Float16Array === 'function';
+
+function detached<T extends ArrayBufferView>(a: T): T {
+  structuredClone(a.buffer, { transfer: [a.buffer as ArrayBuffer] });
+  expect(a.byteLength).toBe(0);
+  return a;
+}
+
+/** Hostile `data` of a tensor with `n` elements. */
+function dataValues(kind: 'float' | 'index', n: number): Hostile[] {
+  const wrongTypes: unknown[] = [
+    new Uint8Array(n), new Int8Array(n), new Uint8ClampedArray(n), new Int16Array(n), new Uint16Array(n),
+    new Uint32Array(n), new BigUint64Array(n),
+    ...(kind === 'float' ? [new Int32Array(n), new BigInt64Array(n)] : [new Float32Array(n), new Float64Array(n)]),
+    ...(hasFloat16 ? [new (globalThis as unknown as { Float16Array: new (n: number) => unknown }).Float16Array(n)] : []),
+  ];
+  const Good = kind === 'float' ? Float32Array : Int32Array;
+  const out: Hostile[] = wrongTypes.map((v) => ({ value: v, text: `${(v as object).constructor.name}(${n})`, type: TypeError }));
+  out.push(
+    { value: Array.from({ length: n }, () => 0), text: '[0, 0', type: TypeError },
+    { value: Array.from({ length: n }, () => 0n), text: '[0n, 0n', type: TypeError },
+    { value: new DataView(new ArrayBuffer(4 * n)), text: 'DataView', type: TypeError },
+    { value: new ArrayBuffer(4 * n), text: 'ArrayBuffer', type: TypeError },
+    { value: null, text: 'null', type: TypeError },
+    { value: undefined, text: 'undefined', type: TypeError },
+    { value: 'data', text: '"data"', type: TypeError },
+    { value: { length: n, 0: 1 }, text: 'Object', type: TypeError },
+    { value: new Proxy(new Good(n), {}), text: `posing as a ${Good.name}`, type: TypeError },
+    { value: new Good(n - 1), text: `length ${n - 1}`, type: RangeError },
+    { value: new Good(n + 1), text: `length ${n + 1}`, type: RangeError },
+    { value: new Good(0), text: 'length 0', type: RangeError },
+    { value: detached(new Good(n)), text: 'detached', type: TypeError },
+    { value: detached(kind === 'float' ? new Float64Array(n) : new BigInt64Array(n)), text: 'detached', type: TypeError },
+  );
+  return out;
+}
+
+/** Indices of the right type holding values outside the plane (`plane` elements). */
+function indexValues(plane: number): Hostile[] {
+  const int32 = [-1, plane, plane + 1, 2 ** 31 - 1, -(2 ** 31)];
+  const int64 = [-1n, BigInt(plane), 2n ** 32n, 2n ** 32n + 1n, 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n)];
+  return [
+    ...int32.map((v) => ({ value: v, text: String(v), type: RangeError, code: 'invalid_index' })),
+    ...int64.map((v) => ({ value: v, text: String(v), type: RangeError, code: 'invalid_index' })),
+  ];
+}
+
+const notObjects: Hostile[] = [
+  { value: null, text: 'null', type: TypeError },
+  { value: 5, text: '5', type: TypeError },
+  { value: 'kernelSize=2', text: '"kernelSize=2"', type: TypeError },
+  { value: true, text: 'true', type: TypeError },
+  { value: 2n, text: '2n', type: TypeError },
+  { value: Symbol('options'), text: 'Symbol(options)', type: TypeError },
+];
+
+// ---------------------------------------------------------------------------
+// Cases: one hostile value at one path of one entry's valid call.
+
+interface Case {
+  entry: Entry;
+  path: string;
+  hostile: Hostile;
+  /** Parameter names the message may use for this path. */
+  params: string[];
+  /** For index contents: the position in the indices that is set. */
+  at?: number;
+}
+
+function setPath(args: Args, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let o = args;
+  for (const k of keys.slice(0, -1)) o = o[k];
+  o[keys[keys.length - 1]] = value;
+}
+
+function getPath(args: Args, path: string): any {
+  return path.split('.').reduce((o, k) => o[k], args);
+}
+
+/** The names a message may use for a path: 'options.kernelSize' -> kernelSize; 'x.shape' -> x.shape, x. */
+function paramNames(path: string): string[] {
+  const parts = path.split('.');
+  if (parts[0] === 'options' && parts.length > 1) return [parts[1]];
+  if (parts.length === 1) return [parts[0]];
+  return [parts.slice(0, 2).join('.'), parts[0]];
+}
+
+function buildCases(): Case[] {
+  const cases: Case[] = [];
+  for (const entry of entries) {
+    const dims = Number(/(\d)d/.exec(entry.label)![1]);
+    const base = entry.base();
+    for (const path of entry.sizes) {
+      for (const hostile of sizeValues(path, dims)) cases.push({ entry, path, hostile, params: paramNames(path) });
+    }
+    for (const path of entry.shapes) {
+      const shape = getPath(base, path) as number[];
+      const isOutputSize = path.endsWith('outputSize');
+      const params = path === 'inputShape' && entry.label.endsWith('OutputRange') ? ['inputShape', 'x shape'] : paramNames(path);
+      for (let i = 0; i < shape.length; ++i) {
+        for (const hostile of shapeEntries) {
+          // The N and C of a dims + 2 outputSize are ignored, as in PyTorch: any integer goes.
+          if (isOutputSize && i < shape.length - dims && Number.isSafeInteger(hostile.value)) continue;
+          cases.push({ entry, path: `${path}.${i}`, hostile, params });
+        }
+      }
+      for (const hostile of shapeValues(dims)) {
+        if (isOutputSize && (hostile.value === undefined || hostile.value === null)) continue;  // the default
+        cases.push({ entry, path, hostile, params });
+      }
+    }
+    for (const { path, kind } of entry.tensors) {
+      const t = getPath(base, path) as { data: ArrayLike<unknown> };
+      for (const hostile of dataValues(kind, t.data.length)) {
+        cases.push({ entry, path: `${path}.data`, hostile, params: [path] });
+      }
+      for (const hostile of [...notObjects, { value: undefined, text: 'undefined', type: TypeError },
+        { value: { shape: [1, 1, 4] }, text: 'undefined', type: TypeError }, { value: [], text: 'undefined', type: TypeError }]) {
+        cases.push({ entry, path, hostile, params: [path] });
+      }
+      if (kind === 'index') {
+        // Out of range or negative indices: the plane the indices address.
+        const plane = 4 ** dims;  // every base call's indices address a plane of 4 per dim
+        for (const hostile of indexValues(plane)) {
+          for (const at of [0, t.data.length - 1]) cases.push({ entry, path: `${path}.data`, hostile, params: [path], at });
+        }
+      }
+    }
+    for (const path of entry.objects) {
+      for (const hostile of notObjects) cases.push({ entry, path, hostile, params: [path] });
+    }
+    if (entry.label.startsWith('maxPool') && !entry.label.endsWith('Backward') || entry.label.startsWith('MaxPool') && entry.label.endsWith('forward')) {
+      for (const v of ['int16', 'INT32', 'int', 32, null, true, Int32Array]) {
+        cases.push({ entry, path: 'options.indexType', hostile: { value: v, type: TypeError, text: typeof v === 'string' ? `"${v}"` : undefined }, params: ['indexType'] });
+      }
+    }
+    if (entry.label.startsWith('maxPool') || entry.label.startsWith('MaxPool')) {
+      for (const v of ['yes', 1, 0, null, 'false']) {
+        cases.push({ entry, path: 'options.ceilMode', hostile: { value: v, type: TypeError, text: typeof v === 'string' ? `"${v}"` : String(v) }, params: ['ceilMode'] });
+      }
+    }
+  }
+  return cases;
+}
+
+function applyCase(c: Case): Args {
+  const args = c.entry.base();
+  if (c.at !== undefined) {
+    // Same type as the valid indices: Int32Array for numbers, BigInt64Array for bigints.
+    const t = getPath(args, c.path.replace(/\.data$/, '')) as { data: Int32Array };
+    const data = typeof c.hostile.value === 'bigint' ? BigInt64Array.from(t.data, BigInt) : Int32Array.from(t.data);
+    (data as unknown as unknown[])[c.at] = c.hostile.value;
+    setPath(args, c.path, data);
+    return args;
+  }
+  setPath(args, c.path, c.hostile.value);
+  return args;
+}
+
+const cases = buildCases();
+// UNPOOL_HOSTILE_LOG=1 prints every input and the error it gave.
+const LOG = (globalThis as { process?: { env: Record<string, string> } }).process?.env.UNPOOL_HOSTILE_LOG === '1';
+const tried = { count: 0 };
+
+describe('hostile values at the JS boundary', () => {
+  it('every valid base call works', () => {
+    for (const e of entries) expect(() => e.run(e.base()), e.label).not.toThrow();
+  });
+
+  it(`${cases.length} hostile inputs: a clear TypeError or RangeError, then a working module with its heap as before`, () => {
+    moduleStillWorks();
+    const before = unpool.memoryUsage().inUseBytes;
+    const problems: string[] = [];
+    for (const c of cases) {
+      const what = `${c.entry.label} ${c.path}${c.at !== undefined ? `[${c.at}]` : ''} = ${c.hostile.text ?? typeof c.hostile.value}`;
+      let thrown: unknown;
+      try {
+        c.entry.run(applyCase(c));
+      } catch (e) {
+        thrown = e;
+      }
+      tried.count += 1;
+      const err = thrown as Error & { code?: string };
+      if (LOG) console.log(`${what} -> ${err?.constructor?.name}${err?.code ? `(${err.code})` : ''}: ${err?.message}`);
+      if (!(thrown instanceof c.hostile.type)) {
+        problems.push(`${what}: expected ${c.hostile.type.name}, got ${thrown === undefined ? 'no error' : `${err?.constructor?.name}: ${err?.message}`}`);
+      } else {
+        const m = err.message;
+        const okName = c.entry.names.some((n) => m.startsWith(`${n}: `));
+        const okParam = c.params.some((p) => m.includes(p)) || /cannot allocate \d+ bytes/.test(m);
+        const okValue = c.hostile.text === undefined || m.includes(c.hostile.text) || /cannot allocate \d+ bytes/.test(m);
+        const okCode = c.hostile.code === undefined || err.code === c.hostile.code;
+        if (!(okName && okParam && okValue && okCode)) {
+          problems.push(`${what}: ${okName ? '' : '[function] '}${okParam ? '' : '[parameter] '}${okValue ? '' : '[value] '}` +
+            `${okCode ? '' : `[code ${err.code}] `}${err.constructor.name}: ${m}`);
+        }
+      }
+      if (unpool.memoryUsage().inUseBytes !== before) problems.push(`${what}: leaked ${unpool.memoryUsage().inUseBytes - before} bytes`);
+      moduleStillWorks();
+    }
+    expect(problems).toEqual([]);
+    expect(unpool.memoryUsage().inUseBytes).toBe(before);
+  });
+});
+
+describe('unusual but valid inputs', () => {
+  it('subarrays at odd element offsets, shared and resizable buffers give the same results', () => {
+    const before = unpool.memoryUsage().inUseBytes;
+    for (const d of [1, 2, 3]) {
+      const p = pooled(d);
+      const want = api[`maxPool${d}d`](p.x, { kernelSize: 2, indexType: 'int64' });
+      const n = p.x.data.length;
+      const views: Float32Array[] = [];
+      for (const offset of [1, 3, 7]) {
+        const big = new Float32Array(n + offset + 5).fill(NaN);
+        big.set(p.x.data, offset);
+        views.push(big.subarray(offset, offset + n));
+      }
+      if (typeof SharedArrayBuffer === 'function') {
+        const shared = new Float32Array(new SharedArrayBuffer(4 * (n + 1)), 4, n);
+        shared.set(p.x.data);
+        views.push(shared);
+      }
+      const ResizableBuffer = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
+      try {
+        const tracking = new Float32Array(new ResizableBuffer(4 * n, { maxByteLength: 8 * n }));
+        tracking.set(p.x.data);
+        views.push(tracking);
+      } catch { /* no resizable buffers here */ }
+      for (const data of views) {
+        const got = api[`maxPool${d}d`]({ data, shape: p.x.shape }, { kernelSize: 2, indexType: 'int64' });
+        expect(got.output.data).toEqual(want.output.data);
+        expect(got.indices.data).toEqual(want.indices.data);
+        // Odd offsets of indices (BigInt64Array) and values (Float64Array) too.
+        const idx = new BigInt64Array(want.indices.data.length + 3);
+        idx.set(want.indices.data as BigInt64Array, 3);
+        const vals = new Float64Array(want.output.data.length + 1);
+        vals.set(want.output.data, 1);
+        const y = api[`maxUnpool${d}d`]({ data: vals.subarray(1), shape: want.output.shape },
+          { data: idx.subarray(3), shape: want.indices.shape }, { kernelSize: 2 });
+        expect(Array.from(y.data)).toEqual(Array.from(api[`maxUnpool${d}d`](want.output, want.indices, { kernelSize: 2 }).data));
+      }
+    }
+    expect(unpool.memoryUsage().inUseBytes).toBe(before);
+  });
+
+  it('a typed array subclass, own length/byteLength/constructor properties cannot change what is copied', () => {
+    const p = pooled(2);
+    const want = unpool.maxPool2d(p.x, { kernelSize: 2 });
+    class Sub extends Float32Array {}
+    const sub = Sub.from(p.x.data);
+    const lying = Float32Array.from(p.x.data);
+    Object.defineProperty(lying, 'byteLength', { value: 4 });
+    Object.defineProperty(lying, 'constructor', { value: Float64Array });
+    const before = unpool.memoryUsage().inUseBytes;
+    for (const data of [sub, lying]) {
+      const got = unpool.maxPool2d({ data, shape: p.x.shape }, { kernelSize: 2 });
+      expect(got.output.data).toBeInstanceOf(Float32Array);
+      expect(got.output.data.constructor).toBe(Float32Array);
+      expect(Array.from(got.output.data)).toEqual(Array.from(want.output.data));
+    }
+    // An own length larger than the real one: the real length is what counts.
+    const longer = Float32Array.from(p.x.data);
+    Object.defineProperty(longer, 'length', { value: 1000 });
+    expect(() => unpool.maxPool2d({ data: longer, shape: [1, 1, 10, 100] }, { kernelSize: 2 }))
+      .toThrow(/^maxPool2d: x\.data has length 16 but x\.shape=\[1, 1, 10, 100\] holds 1000 elements$/);
+    expect(unpool.memoryUsage().inUseBytes).toBe(before);
+    moduleStillWorks();
+  });
+
+  it('an option getter that detaches or grows the data after it was checked cannot cause an out-of-bounds copy', () => {
+    const before = unpool.memoryUsage().inUseBytes;
+    const x = Float32Array.from(range(16, (i) => i));
+    expect(() => unpool.maxPool2d({ data: x, shape: [1, 1, 4, 4] }, {
+      get kernelSize() { structuredClone(x.buffer, { transfer: [x.buffer] }); return 2; },
+    })).toThrow(TypeError);
+    expect(unpool.memoryUsage().inUseBytes).toBe(before);
+    const ResizableBuffer = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & { resize(n: number): void };
+    let buf: ArrayBuffer & { resize(n: number): void };
+    try {
+      buf = new ResizableBuffer(64, { maxByteLength: 1 << 20 });
+    } catch {
+      return;  // no resizable buffers here
+    }
+    const tracking = new Float32Array(buf);  // length follows the buffer
+    tracking.set(range(16, (i) => i));
+    const r = unpool.maxPool2d({ data: tracking, shape: [1, 1, 4, 4] }, {
+      get kernelSize() { buf.resize(1 << 20); new Float32Array(buf).fill(1e30, 16); return 2; },
+    });
+    expect(Array.from(r.output.data)).toEqual([5, 7, 13, 15]);
+    expect(unpool.memoryUsage().inUseBytes).toBe(before);
+    moduleStillWorks();
+  });
+});
+
+afterAll(() => {
+  // The count for the issue's closing note.
+  console.log(`hostile.test.ts: ${tried.count} hostile inputs tried`);
+});
