@@ -125,6 +125,41 @@ type ArrayCtor = { new (buffer: ArrayBufferLike, offset: number, length: number)
 /** The largest heap the module may grow to (MAXIMUM_MEMORY less a page). */
 const MAX_HEAP_BYTES = 4294901760;
 
+/** How much the heap is grown at a time when one allocation cannot grow it enough. */
+const GROW_STEP = 2 ** 30;
+
+/**
+ * The initial memory (16 MiB), which holds the static data and the stack
+ * before the heap: a block larger than 4 GiB less this cannot fit, so the
+ * heap is not grown for it (wasm memory never shrinks).
+ */
+const INITIAL_MEMORY = 16 * 2 ** 20;
+
+/**
+ * malloc, returning the address unsigned (`_malloc` returns it as a signed
+ * i32: addresses above 2 GiB would be negative). dlmalloc never asks sbrk for
+ * 2 GiB or more at once (HALF_MAX_SIZE_T on wasm32), so a block that needs
+ * the heap to grow by that much fails although 4 GiB could hold it: the heap
+ * is then grown in steps (blocks taken and freed again, which leaves the
+ * memory in dlmalloc's top chunk) and the allocation tried once more. Every
+ * call frees its block, so the heap is not fragmented and this succeeds for
+ * any block up to 4 GiB less INITIAL_MEMORY.
+ */
+function malloc(m: UnpoolWasmModule, bytes: number): number {
+  const p = m._malloc(bytes) >>> 0;
+  if (p !== 0 || bytes < GROW_STEP || bytes > 2 ** 32 - INITIAL_MEMORY) return p;
+  const steps: number[] = [];
+  for (let got = 0; got < bytes;) {
+    const step = Math.min(GROW_STEP, bytes - got);
+    const s = m._malloc(step) >>> 0;
+    if (s === 0) break;
+    steps.push(s);
+    got += step;
+  }
+  for (const s of steps) m._free(s);
+  return m._malloc(bytes) >>> 0;
+}
+
 /**
  * One heap block for all buffers of a call. `alloc` throws an UnpoolError
  * ('out_of_memory') when it cannot be had, with nothing left allocated.
@@ -140,7 +175,7 @@ export class HeapBlock {
       total += Math.ceil(b / 8) * 8;
       return at;
     });
-    const base = total <= MAX_HEAP_BYTES ? m._malloc(Math.max(total, 8)) : 0;
+    const base = total <= MAX_HEAP_BYTES ? malloc(m, Math.max(total, 8)) : 0;
     if (base === 0) {
       throw new UnpoolError(`${fn}: the WebAssembly module cannot allocate ${total} bytes ` +
           `for this call (its heap is limited to 4 GiB)`, 'out_of_memory');
