@@ -200,7 +200,8 @@ unpool::Status max_unpool_backward(int32_t dims,
                                    uintptr_t grad_output, int32_t index_type,
                                    uintptr_t indices, uintptr_t grad_input) {
   return unpool::max_unpool_backward(
-      dims, to_shape(grad_output_shape), to_shape(indices_shape),
+      dims, unpool::Layout::kChannelsFirst, to_shape(grad_output_shape),
+      to_shape(indices_shape),
       dtype_of(dtype), ptr(grad_output), itype_of(index_type), ptr(indices),
       ptr(grad_input), &last_error());
 }

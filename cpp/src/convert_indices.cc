@@ -31,17 +31,6 @@ bool valid_format(IndexFormat f) {
   return static_cast<int32_t>(f) >= 0 && static_cast<int32_t>(f) <= 4;
 }
 
-// Moves the channel dim of a channels-last shape to position 1 (or 0).
-Shape to_channels_first(const Shape& s, int32_t dims, Layout layout) {
-  if (layout == Layout::kChannelsFirst || s.rank < 2 || s.rank > kMaxRank) return s;
-  Shape r = s;
-  const int c_at = s.rank - dims - 1;  // where C goes: 0 unbatched, 1 batched
-  if (c_at < 0) return s;
-  r.dims[c_at] = s.dims[s.rank - 1];
-  for (int i = 0; i < dims; ++i) r.dims[c_at + 1 + i] = s.dims[c_at + i];
-  return r;
-}
-
 // The (n, c) plane of one index tensor element, and the codec of a format.
 struct Codec {
   IndexFormat format;
@@ -147,23 +136,18 @@ Status convert_indices(int32_t dims, Layout layout, const Shape& input,
                        const void* src, IndexFormat to, IndexType to_type, void* dst,
                        std::string* error) {
   Check c;
-  if (layout != Layout::kChannelsFirst && layout != Layout::kChannelsLast) {
-    c = {Status::kInvalidArgument,
-         std::string(kOp) + ": layout=" + std::to_string(static_cast<int>(layout)) +
-             " is not channels-first (0) or channels-last (1)"};
-  } else if (!valid_format(from) || !valid_format(to)) {
+  if (!valid_format(from) || !valid_format(to)) {
     c = {Status::kInvalidArgument,
          std::string(kOp) + ": index format " +
              std::to_string(static_cast<int>(valid_format(from) ? to : from)) + " is unknown"};
   }
   Geometry g;
-  const Shape in = to_channels_first(input, dims, layout);
-  const Shape idx = to_channels_first(indices_shape, dims, layout);
-  if (c.ok()) c = internal::plan_plain(kOp, dims, in, idx, "input", "indices", &g);
+  if (c.ok()) c = internal::plan_plain(kOp, dims, layout, input, indices_shape, "input",
+                                       "indices", &g);
   if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, from_type);
   if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, to_type);
-  const int64_t channels = c.ok() ? in.dims[in.rank - dims - 1] : 0;
-  const int64_t batch = c.ok() && in.rank == dims + 2 ? in.dims[0] : 1;
+  const int64_t channels = g.channels;
+  const int64_t batch = c.ok() && input.rank == dims + 2 ? input.dims[0] : 1;
   Codec cf{from, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, channels};
   Codec ct{to, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, channels};
   if (c.ok()) c = internal::check_index_type(kOp, to_type, ct.limit(batch));

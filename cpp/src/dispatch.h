@@ -37,10 +37,11 @@ Check check_same_shape(const char* op, const char* name, const Shape& actual,
                        const Shape& expected);
 
 // For ops whose geometry comes from two shapes (backward passes): `a` and `b`
-// are (N, C, spatial) or (C, spatial) tensors of the same rank and the same
-// leading dims. Fills g->planes, g->in from `a` and g->out from `b`.
-Check plan_plain(const char* op, int32_t dims, const Shape& a, const Shape& b,
-                 const char* a_name, const char* b_name, Geometry* g);
+// are tensors of `dims` spatial dims in `layout`, of the same rank and the
+// same N and C. Fills g->planes, g->in from `a` and g->out from `b`.
+Check plan_plain(const char* op, int32_t dims, Layout layout, const Shape& a,
+                 const Shape& b, const char* a_name, const char* b_name,
+                 Geometry* g);
 
 // "maxUnpool2d: indices[5]=17 is out of range for output plane 4x4 (16
 // elements)". `pos` is the flat position in the indices tensor, `plane` the

@@ -87,10 +87,19 @@ Check check_dims_value(const char* op, int32_t dims) {
   return {};
 }
 
-// Dims of `shape` must be positive except dim 0 when `first_may_be_empty`,
-// and none may exceed kMaxSize. Fills planes and the spatial sizes.
+Check check_layout(const char* op, Layout layout) {
+  if (layout == Layout::kChannelsFirst || layout == Layout::kChannelsLast) return {};
+  return fail(Status::kInvalidArgument,
+              std::string(op) + ": layout=" +
+                  std::to_string(static_cast<int>(layout)) +
+                  " is not channels-first (0) or channels-last (1)");
+}
+
+// Dims of `shape` must be positive except dim `empty_ok` (-1: none), and
+// none may exceed kMaxSize. Fills layout, channels, planes and the spatial
+// sizes.
 Check read_input(const std::string& op, const char* name, int32_t dims,
-                 const Shape& shape, bool first_may_be_empty, Geometry* g) {
+                 const Shape& shape, int empty_ok, Layout layout, Geometry* g) {
   for (int i = 0; i < shape.rank; ++i) {
     const int64_t v = shape.dims[i];
     if (v < 0 || v > kMaxSize) {
@@ -100,24 +109,32 @@ Check read_input(const std::string& op, const char* name, int32_t dims,
                       std::to_string(v) + " outside 0.." +
                       std::to_string(kMaxSize));
     }
-    if (v == 0 && !(i == 0 && first_may_be_empty)) {
+    if (v == 0 && i != empty_ok) {
       return fail(Status::kInvalidShape,
                   op + ": " + name + " shape " + shape_string(shape) +
                       " has an empty dimension " + std::to_string(i) +
                       " (only the batch dimension may be 0)");
     }
   }
-  const int lead = shape.rank - dims;
   // Bytes of the largest element type must stay addressable with int64.
   if (!product_within(shape.dims, shape.rank, INT64_MAX / 8)) {
     return fail(Status::kTooLarge,
                 op + ": " + name + " shape " + shape_string(shape) +
                     " has more elements than 64-bit offsets can address");
   }
-  g->planes = 1;
-  for (int i = 0; i < lead; ++i) g->planes *= shape.dims[i];
-  for (int i = 0; i < dims; ++i) g->in[3 - dims + i] = shape.dims[lead + i];
+  const int sp = spatial_begin(shape.rank, dims, layout);
+  g->layout = layout;
+  g->channels = shape.dims[channel_dim(shape.rank, dims, layout)];
+  g->planes = shape.rank == dims + 2 ? shape.dims[0] * g->channels : g->channels;
+  for (int i = 0; i < dims; ++i) g->in[3 - dims + i] = shape.dims[sp + i];
   return {};
+}
+
+// The dim that may be 0: N when batched; for unpools and backward passes
+// (as PyTorch's unpool), also an unbatched C.
+int empty_dim(const Shape& s, int32_t dims, Layout layout, bool unbatched_c) {
+  if (s.rank == dims + 2) return 0;
+  return unbatched_c ? channel_dim(s.rank, dims, layout) : -1;
 }
 
 // Floor division for a positive divisor (PyTorch's div_rtn).
@@ -127,10 +144,12 @@ int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-// Output shape: the leading (N, C) dims of `input`, then `out`.
-Shape make_output(const Shape& input, int32_t dims, const int64_t out[3]) {
+// Output shape: `input` with its spatial dims replaced by `out`.
+Shape make_output(const Shape& input, int32_t dims, Layout layout,
+                  const int64_t out[3]) {
   Shape s = input;
-  for (int i = 0; i < dims; ++i) s.dims[s.rank - dims + i] = out[3 - dims + i];
+  const int sp = spatial_begin(s.rank, dims, layout);
+  for (int i = 0; i < dims; ++i) s.dims[sp + i] = out[3 - dims + i];
   return s;
 }
 
@@ -166,13 +185,15 @@ std::string shape_string(const Shape& s) {
 }
 
 Check check_rank(const char* op, const char* name, int32_t dims,
-                 const Shape& shape) {
+                 const Shape& shape, Layout layout) {
   if (shape.rank == dims + 1 || shape.rank == dims + 2) return {};
   static const char* const kSpatial[] = {"L", "H, W", "D, H, W"};
+  const std::string sp = kSpatial[dims - 1];
+  const bool last = layout == Layout::kChannelsLast;
   std::ostringstream m;
-  m << op << ": " << name << " must have rank " << dims + 1 << " (C, "
-    << kSpatial[dims - 1] << ") or " << dims + 2 << " (N, C, "
-    << kSpatial[dims - 1] << "), got rank " << shape.rank;
+  m << op << ": " << name << " must have rank " << dims + 1 << " ("
+    << (last ? sp + ", C" : "C, " + sp) << ") or " << dims + 2 << " (N, "
+    << (last ? sp + ", C" : "C, " + sp) << "), got rank " << shape.rank;
   if (shape.rank >= 0 && shape.rank <= kMaxRank) m << " " << shape_string(shape);
   return fail(Status::kInvalidShape, m.str());
 }
@@ -205,8 +226,10 @@ Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
                     g->pad)).ok() ||
       !(c = resolve(op, "dilation", p.dilation, dims, 1, 1, nullptr, false, true,
                     g->dilation)).ok() ||
-      !(c = check_rank(op_c, name, dims, input)).ok() ||
-      !(c = read_input(op, name, dims, input, input.rank == dims + 2, g))
+      !(c = check_layout(op_c, p.layout)).ok() ||
+      !(c = check_rank(op_c, name, dims, input, p.layout)).ok() ||
+      !(c = read_input(op, name, dims, input,
+                       empty_dim(input, dims, p.layout, false), p.layout, g))
            .ok()) {
     return c;
   }
@@ -237,7 +260,7 @@ Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
     }
     g->out[i] = o;
   }
-  *output = make_output(input, dims, g->out);
+  *output = make_output(input, dims, p.layout, g->out);
   return check_output_numel(op, *g, *output);
 }
 
@@ -257,8 +280,11 @@ Check plan_unpool_common(const std::string& op, const UnpoolParams& p,
                     g->stride)).ok() ||
       !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, false,
                     g->pad)).ok() ||
-      !(c = check_rank(op.c_str(), "x", dims, input)).ok() ||
-      !(c = read_input(op, "x", dims, input, true, g)).ok()) {
+      !(c = check_layout(op.c_str(), p.layout)).ok() ||
+      !(c = check_rank(op.c_str(), "x", dims, input, p.layout)).ok() ||
+      !(c = read_input(op, "x", dims, input,
+                       empty_dim(input, dims, p.layout, true), p.layout, g))
+           .ok()) {
     return c;
   }
   for (int i = 3 - dims; i < 3; ++i) {
@@ -337,7 +363,9 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
       }
       continue;
     }
-    const int k = n - dims + u;  // position in the user's outputSize
+    // Position in the user's outputSize: the spatial entries end it, or
+    // precede its C when channels last.
+    const int k = (n > dims && p.layout == Layout::kChannelsLast ? n - 1 : n) - dims + u;
     const int64_t v = p.output_size[k];
     const SizeRange r = range_of(*g, i);
     if (v < r.min || v > r.max) {
@@ -353,7 +381,7 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
     }
     g->out[i] = v;
   }
-  *output = make_output(input, dims, g->out);
+  *output = make_output(input, dims, p.layout, g->out);
   return check_output_numel(op, *g, *output);
 }
 
@@ -386,30 +414,28 @@ Check check_same_shape(const char* op, const char* name, const Shape& actual,
                                          shape_string(expected));
 }
 
-Check plan_plain(const char* op_c, int32_t dims, const Shape& a, const Shape& b,
-                 const char* a_name, const char* b_name, Geometry* g) {
+Check plan_plain(const char* op_c, int32_t dims, Layout layout, const Shape& a,
+                 const Shape& b, const char* a_name, const char* b_name,
+                 Geometry* g) {
   const std::string op = op_c;
   Check c = check_dims_value(op_c, dims);
-  if (!c.ok()) return c;
-  if (!(c = check_rank(op_c, a_name, dims, a)).ok() ||
-      !(c = check_rank(op_c, b_name, dims, b)).ok()) {
+  if (!c.ok() || !(c = check_layout(op_c, layout)).ok()) return c;
+  if (!(c = check_rank(op_c, a_name, dims, a, layout)).ok() ||
+      !(c = check_rank(op_c, b_name, dims, b, layout)).ok()) {
     return c;
   }
-  // The leading dim may be empty: N, or an unbatched C (unpool allows it).
   Geometry gb;
-  if (!(c = read_input(op, a_name, dims, a, true, g)).ok() ||
-      !(c = read_input(op, b_name, dims, b, true, &gb)).ok()) {
+  if (!(c = read_input(op, a_name, dims, a, empty_dim(a, dims, layout, true),
+                       layout, g)).ok() ||
+      !(c = read_input(op, b_name, dims, b, empty_dim(b, dims, layout, true),
+                       layout, &gb)).ok()) {
     return c;
   }
-  bool same_lead = a.rank == b.rank;
-  for (int i = 0; same_lead && i < a.rank - dims; ++i) {
-    same_lead = a.dims[i] == b.dims[i];
-  }
-  if (!same_lead) {
+  if (a.rank != b.rank || g->planes != gb.planes || g->channels != gb.channels) {
     return fail(Status::kInvalidShape,
                 op + ": " + a_name + " " + shape_string(a) + " and " + b_name +
                     " " + shape_string(b) +
-                    " must have the same rank and the same leading (N, C) dims");
+                    " must have the same rank and the same N and C");
   }
   for (int i = 0; i < 3; ++i) g->out[i] = gb.in[i];
   return {};

@@ -30,6 +30,8 @@ std::string op_name(const char* base, int32_t dims);
 // leading entries describe a dimension of size 1 with kernel 1, stride 1,
 // padding 0, dilation 1.
 struct Geometry {
+  Layout layout = Layout::kChannelsFirst;
+  int64_t channels = 1;      // C
   int64_t planes = 0;        // N * C (or C when unbatched)
   int64_t in[3] = {1, 1, 1};   // input spatial size
   int64_t out[3] = {1, 1, 1};  // output spatial size
@@ -57,9 +59,18 @@ Check unpool_ranges(const char* op, const UnpoolParams& p, const Shape& input,
                     SizeRange* ranges);
 
 // Checks that `shape` is a (N, C, spatial...) or (C, spatial...) tensor of
-// `dims` spatial dims; `name` is the parameter's name in messages.
+// `dims` spatial dims (channels last: (N, spatial..., C) or (spatial..., C));
+// `name` is the parameter's name in messages.
 Check check_rank(const char* op, const char* name, int32_t dims,
-                 const Shape& shape);
+                 const Shape& shape, Layout layout = Layout::kChannelsFirst);
+
+// Position of the first spatial dim and of C in a shape of rank `rank`.
+inline int spatial_begin(int rank, int32_t dims, Layout layout) {
+  return layout == Layout::kChannelsLast ? rank - dims - 1 : rank - dims;
+}
+inline int channel_dim(int rank, int32_t dims, Layout layout) {
+  return layout == Layout::kChannelsLast ? rank - 1 : rank - dims - 1;
+}
 
 // "[2, 3, 4]"
 std::string shape_string(const Shape& s);

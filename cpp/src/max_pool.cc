@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "channels_last.h"
 #include "dispatch.h"
 #include "geometry.h"
 #include "ukernels/ukernels.h"
@@ -99,15 +100,19 @@ int64_t first_bad_index(const Geometry& g, const I* idx,
   for (int64_t p = 0; p < g.planes; ++p) {
     const I* pi = idx + p * n;
     if (ukernels::check_indices<I>(pi, n, limit)) continue;
-    for (int64_t o = 0; o < n; ++o) {
-      const int64_t v = static_cast<int64_t>(pi[o]);
+    for (int64_t e = 0; e < n; ++e) {
+      const int64_t v = static_cast<int64_t>(pi[e]);
       if (v >= 0 && v < limit) continue;
       if (empty) {
+        // The output position of element p * n + e.
+        const int64_t o = g.layout == Layout::kChannelsLast
+                              ? ((p * n + e) / g.channels) % n
+                              : e;
         const int64_t ow = o % g.out[2], oh = (o / g.out[2]) % g.out[1],
                       od = o / (g.out[2] * g.out[1]);
         if (empty->dim[0][od] | empty->dim[1][oh] | empty->dim[2][ow]) continue;
       }
-      return p * n + o;
+      return p * n + e;
     }
   }
   return -1;
@@ -158,8 +163,13 @@ Status max_pool(const PoolParams& params, const Shape& input, DType dtype,
   internal::dispatch(dtype, index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
-    pool_planes<T, I>(g, static_cast<const T*>(x), static_cast<T*>(y),
-                      static_cast<I*>(indices));
+    if (g.layout == Layout::kChannelsLast) {
+      internal::pool_channels_last<T, I>(g, static_cast<const T*>(x), static_cast<T*>(y),
+                                         static_cast<I*>(indices));
+    } else {
+      pool_planes<T, I>(g, static_cast<const T*>(x), static_cast<T*>(y),
+                        static_cast<I*>(indices));
+    }
   });
   return Status::kOk;
 }
@@ -180,8 +190,8 @@ Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
     if (c.ok()) c = internal::check_same_shape(op.c_str(), "gradOutput",
                                                output_shape, expected);
   } else {
-    c = internal::plan_plain(op.c_str(), params.dims, input_shape, output_shape,
-                             "inputShape", "gradOutput", &g);
+    c = internal::plan_plain(op.c_str(), params.dims, params.layout, input_shape,
+                             output_shape, "inputShape", "gradOutput", &g);
   }
   if (c.ok()) c = internal::check_types(op.c_str(), dtype, index_type);
   if (!c.ok()) return internal::report(c, error);
@@ -199,8 +209,13 @@ Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
                                 params.dims, "input");
       return;
     }
-    scatter_add_planes<T, I>(g, static_cast<const T*>(grad_output), idx, e,
-                             static_cast<T*>(grad_input));
+    if (g.layout == Layout::kChannelsLast) {
+      internal::scatter_add_channels_last<T, I>(g, static_cast<const T*>(grad_output), idx,
+                                                e != nullptr, static_cast<T*>(grad_input));
+    } else {
+      scatter_add_planes<T, I>(g, static_cast<const T*>(grad_output), idx, e,
+                               static_cast<T*>(grad_input));
+    }
   });
   return internal::report(c, error);
 }

@@ -1,6 +1,7 @@
 // Operator layer of max unpool forward and backward.
 #include <cstring>
 
+#include "channels_last.h"
 #include "dispatch.h"
 #include "geometry.h"
 #include "ukernels/ukernels.h"
@@ -76,6 +77,10 @@ Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
     if (!c.ok()) return;
     const T* px = static_cast<const T*>(x);
     T* py = static_cast<T*>(y);
+    if (g.layout == Layout::kChannelsLast) {
+      internal::unpool_channels_last<T, I>(g, px, idx, py);
+      return;
+    }
     std::memset(py, 0, static_cast<size_t>(g.planes * m) * sizeof(T));
     for (int64_t p = 0; p < g.planes; ++p) {
       ukernels::unpool_scatter<T, I>(px + p * n, idx + p * n, n, py + p * m);
@@ -84,14 +89,15 @@ Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
   return internal::report(c, error);
 }
 
-Status max_unpool_backward(int32_t dims, const Shape& grad_output_shape,
+Status max_unpool_backward(int32_t dims, Layout layout,
+                           const Shape& grad_output_shape,
                            const Shape& indices_shape, DType dtype,
                            const void* grad_output, IndexType index_type,
                            const void* indices, void* grad_input,
                            std::string* error) {
   const std::string op = internal::op_name("maxUnpool#dBackward", dims);
   Geometry g;  // in: the pooled (indices) plane, out: the unpooled plane
-  Check c = internal::plan_plain(op.c_str(), dims, indices_shape,
+  Check c = internal::plan_plain(op.c_str(), dims, layout, indices_shape,
                                  grad_output_shape, "indices", "gradOutput", &g);
   if (c.ok()) c = internal::check_types(op.c_str(), dtype, index_type);
   if (!c.ok()) return internal::report(c, error);
@@ -104,6 +110,10 @@ Status max_unpool_backward(int32_t dims, const Shape& grad_output_shape,
     if (!c.ok()) return;
     const T* go = static_cast<const T*>(grad_output);
     T* gi = static_cast<T*>(grad_input);
+    if (g.layout == Layout::kChannelsLast) {
+      internal::gather_channels_last<T, I>(g, go, idx, gi);
+      return;
+    }
     for (int64_t p = 0; p < g.planes; ++p) {
       ukernels::gather<T, I>(go + p * m, idx + p * n, n, gi + p * n);
     }

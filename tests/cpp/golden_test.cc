@@ -150,7 +150,7 @@ Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it,
   if (!op.backward) return s;
   Values go(dt, c.grad_output.data);
   Values gi(dt, count(in), -7.0);
-  s = unpool::max_unpool_backward(op.dims, make_shape(c.grad_output.shape), in, dt, go.data(),
+  s = unpool::max_unpool_backward(op.dims, unpool::Layout::kChannelsFirst, make_shape(c.grad_output.shape), in, dt, go.data(),
                                   it, idx.data(), gi.data(), error);
   if (s == Status::kOk) expect_values("grad_input", gi, in, c.grad_input);
   return s;

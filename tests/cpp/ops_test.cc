@@ -232,7 +232,7 @@ TEST(Ops, BackwardChecksShapes) {
   EXPECT_EQ(err,
             "maxPool2dBackward: gradOutput shape [1, 1, 3, 3] does not match the expected "
             "[1, 1, 2, 2]");
-  EXPECT_EQ(unpool::max_unpool_backward(2, make_shape({1, 2, 4, 4}), make_shape({1, 1, 2, 2}),
+  EXPECT_EQ(unpool::max_unpool_backward(2, unpool::Layout::kChannelsFirst, make_shape({1, 2, 4, 4}), make_shape({1, 1, 2, 2}),
                                         DType::kFloat32, go.data(), IndexType::kInt32,
                                         idx.data(), gi.data(), &err), Status::kInvalidShape);
 }

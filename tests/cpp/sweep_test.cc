@@ -192,7 +192,7 @@ void run_config(const Config& cf0, std::mt19937& rng) {
   // Unpool backward (gather).
   const std::vector<T> ugo = random_data<T>(rng, count(uout));
   Values ugov = to_values(cf.dtype, ugo), ugi(cf.dtype, count(out), 42.0);
-  ASSERT_EQ(unpool::max_unpool_backward(cf.dims, uout, out, cf.dtype, ugov.data(), cf.itype,
+  ASSERT_EQ(unpool::max_unpool_backward(cf.dims, unpool::Layout::kChannelsFirst, uout, out, cf.dtype, ugov.data(), cf.itype,
                                         idx.data(), ugi.data(), &err), Status::kOk) << err;
   const std::vector<T> rugi = ref_unpool_backward(ug, ugo, ridx);
   ASSERT_EQ(diff_values(ugi, std::vector<double>(rugi.begin(), rugi.end())), "");

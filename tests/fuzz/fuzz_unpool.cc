@@ -78,7 +78,7 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
                                       y.data(), &err);
   CHECK((s == Status::kOk) == in_range);
   Values gov(a.dtype, std::vector<double>(go.begin(), go.end())), gi(a.dtype, n_in, 9.0);
-  const Status bs = unpool::max_unpool_backward(a.dims, out, a.input, a.dtype, gov.data(),
+  const Status bs = unpool::max_unpool_backward(a.dims, unpool::Layout::kChannelsFirst, out, a.input, a.dtype, gov.data(),
                                                 a.itype, idx.data(), gi.data(), &err);
   CHECK((bs == Status::kOk) == in_range);
   if (!in_range) {

@@ -35,6 +35,11 @@ const char* status_name(Status status);
 enum class DType : int32_t { kFloat32 = 0, kFloat64 = 1 };
 enum class IndexType : int32_t { kInt32 = 0, kInt64 = 1 };
 
+// Where the channel dim sits: (N, C, spatial...) as PyTorch has it (NCHW),
+// or (N, spatial..., C) (NHWC, as TensorFlow and image data have it).
+// Indices are per-(n, c) spatial offsets in both.
+enum class Layout : int32_t { kChannelsFirst = 0, kChannelsLast = 1 };
+
 constexpr int kMaxSpatialDims = 3;
 constexpr int kMaxRank = kMaxSpatialDims + 2;
 
@@ -69,6 +74,7 @@ struct PoolParams {
   SizeArg padding;
   SizeArg dilation;
   bool ceil_mode = false;
+  Layout layout = Layout::kChannelsFirst;
 };
 
 // Arguments of max_unpool{1,2,3}d. `stride` defaults to `kernel`, `padding`
@@ -76,7 +82,8 @@ struct PoolParams {
 // `(in - 1) * stride + kernel - 2 * padding`; otherwise `output_size` holds
 // `output_size_count` entries: one per spatial dim, optionally preceded by N
 // and C (`dims + 2` entries) or, for unbatched input, by C (`dims + 1`).
-// Leading N/C entries are ignored, as in PyTorch.
+// N/C entries are ignored, as in PyTorch. With kChannelsLast the longer
+// forms follow the tensor's layout: (N, spatial..., C) and (spatial..., C).
 struct UnpoolParams {
   int32_t dims = 2;
   SizeArg kernel;
@@ -84,6 +91,7 @@ struct UnpoolParams {
   SizeArg padding;
   int32_t output_size_count = -1;
   int64_t output_size[kMaxRank] = {};
+  Layout layout = Layout::kChannelsFirst;
 };
 
 // Valid unpool output size of one spatial dim, inclusive.
@@ -144,17 +152,15 @@ Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
 
 // Gradient of max_unpool w.r.t. its input, a gather:
 // `grad_input[i] = grad_output[plane][indices[i]]`. `grad_input` has the
-// shape of `indices`; `grad_output` has the unpooled shape.
-Status max_unpool_backward(int32_t dims, const Shape& grad_output_shape,
+// shape of `indices`; `grad_output` has the unpooled shape; both in `layout`.
+Status max_unpool_backward(int32_t dims, Layout layout,
+                           const Shape& grad_output_shape,
                            const Shape& indices_shape, DType dtype,
                            const void* grad_output, IndexType index_type,
                            const void* indices, void* grad_input,
                            std::string* error);
 
 // ---- index formats ----------------------------------------------------------
-
-// Where the channel dim sits: (N, C, spatial...) or (N, spatial..., C).
-enum class Layout : int32_t { kChannelsFirst = 0, kChannelsLast = 1 };
 
 // How other runtimes count argmax indices. `plane` is the spatial size of
 // the pooled input, `offset` the row-major spatial offset (PyTorch's index).
