@@ -41,6 +41,7 @@ struct JsPoolParams {
   int32_t dims = 2;
   JsSize kernel, stride, padding, dilation;
   bool ceilMode = false;
+  int32_t layout = 0;  // unpool::Layout: 0 channels-first, 1 channels-last
 };
 
 struct JsUnpoolParams {
@@ -48,6 +49,7 @@ struct JsUnpoolParams {
   JsSize kernel, stride, padding;
   int32_t outputSizeCount = -1;
   std::array<double, 5> outputSize{};
+  int32_t layout = 0;  // unpool::Layout
 };
 
 struct JsShapeResult {
@@ -113,6 +115,7 @@ unpool::PoolParams to_pool(const JsPoolParams& p) {
   out.padding = to_size(p.padding);
   out.dilation = to_size(p.dilation);
   out.ceil_mode = p.ceilMode;
+  out.layout = static_cast<unpool::Layout>(p.layout);
   return out;
 }
 
@@ -126,6 +129,7 @@ unpool::UnpoolParams to_unpool(const JsUnpoolParams& p) {
   for (int i = 0; i < unpool::kMaxRank; ++i) {
     out.output_size[i] = to_i64(p.outputSize[i]);
   }
+  out.layout = static_cast<unpool::Layout>(p.layout);
   return out;
 }
 
@@ -194,16 +198,29 @@ unpool::Status max_pool_backward(const JsPoolParams& p,
       ptr(grad_input), &last_error());
 }
 
-unpool::Status max_unpool_backward(int32_t dims,
+unpool::Status max_unpool_backward(int32_t dims, int32_t layout,
                                    const JsShape& grad_output_shape,
                                    const JsShape& indices_shape, int32_t dtype,
                                    uintptr_t grad_output, int32_t index_type,
                                    uintptr_t indices, uintptr_t grad_input) {
   return unpool::max_unpool_backward(
-      dims, unpool::Layout::kChannelsFirst, to_shape(grad_output_shape),
+      dims, static_cast<unpool::Layout>(layout), to_shape(grad_output_shape),
       to_shape(indices_shape),
       dtype_of(dtype), ptr(grad_output), itype_of(index_type), ptr(indices),
       ptr(grad_input), &last_error());
+}
+
+// Formats and layouts cross as their enum values; the core rejects unknown
+// ones with a message.
+unpool::Status convert_indices(int32_t dims, int32_t layout,
+                               const JsShape& input, const JsShape& indices_shape,
+                               int32_t from, int32_t from_type, uintptr_t src,
+                               int32_t to, int32_t to_type, uintptr_t dst) {
+  return unpool::convert_indices(
+      dims, static_cast<unpool::Layout>(layout), to_shape(input),
+      to_shape(indices_shape), static_cast<unpool::IndexFormat>(from),
+      itype_of(from_type), ptr(src), static_cast<unpool::IndexFormat>(to),
+      itype_of(to_type), ptr(dst), &last_error());
 }
 
 // Hands the message over and releases its storage, so that a failed call
@@ -261,14 +278,16 @@ EMSCRIPTEN_BINDINGS(unpool) {
       .field("stride", &JsPoolParams::stride)
       .field("padding", &JsPoolParams::padding)
       .field("dilation", &JsPoolParams::dilation)
-      .field("ceilMode", &JsPoolParams::ceilMode);
+      .field("ceilMode", &JsPoolParams::ceilMode)
+      .field("layout", &JsPoolParams::layout);
   value_object<JsUnpoolParams>("UnpoolParams")
       .field("dims", &JsUnpoolParams::dims)
       .field("kernel", &JsUnpoolParams::kernel)
       .field("stride", &JsUnpoolParams::stride)
       .field("padding", &JsUnpoolParams::padding)
       .field("outputSizeCount", &JsUnpoolParams::outputSizeCount)
-      .field("outputSize", &JsUnpoolParams::outputSize);
+      .field("outputSize", &JsUnpoolParams::outputSize)
+      .field("layout", &JsUnpoolParams::layout);
   value_object<JsShapeResult>("ShapeResult")
       .field("status", &JsShapeResult::status)
       .field("shape", &JsShapeResult::shape);
@@ -287,6 +306,7 @@ EMSCRIPTEN_BINDINGS(unpool) {
   function("maxUnpool", &max_unpool);
   function("maxPoolBackward", &max_pool_backward);
   function("maxUnpoolBackward", &max_unpool_backward);
+  function("convertIndices", &convert_indices);
   function("statusName", &status_name);
   function("lastError", &take_last_error);
   function("memoryUsage", &memory_usage);

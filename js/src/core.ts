@@ -3,6 +3,7 @@
 import type {
   StatusValue, UnpoolWasmModule, WasmPoolParams, WasmShape, WasmSize, WasmUnpoolParams,
 } from './unpool.mjs';
+import { Layout, layoutCode } from './layout.js';
 import { checkInteger, describe, MAX_RANK, TensorData, UnpoolError } from './tensor.js';
 
 /** Pool geometry as the user gives it. */
@@ -12,6 +13,8 @@ export interface PoolGeometry {
   padding?: number | readonly number[];
   dilation?: number | readonly number[];
   ceilMode?: boolean;
+  /** Channels-first ('NCHW', default) or channels-last ('NHWC'); 1d/3d likewise. */
+  layout?: Layout;
 }
 
 /** Unpool geometry as the user gives it. */
@@ -20,6 +23,8 @@ export interface UnpoolGeometry {
   stride?: number | readonly number[] | null;
   padding?: number | readonly number[];
   outputSize?: readonly number[] | null;
+  /** Channels-first ('NCHW', default) or channels-last ('NHWC'); 1d/3d likewise. */
+  layout?: Layout;
 }
 
 const NOT_GIVEN: WasmSize = { count: 0, list: false, values: [0, 0, 0] };
@@ -69,6 +74,7 @@ export function poolParams(fn: string, dims: number, g: PoolGeometry,
     padding: sizeArg(fn, 'padding', g.padding),
     dilation: sizeArg(fn, 'dilation', g.dilation),
     ceilMode: g.ceilMode ?? false,
+    layout: layoutCode(fn, dims, g.layout),
   };
 }
 
@@ -99,6 +105,7 @@ export function unpoolParams(fn: string, dims: number, g: UnpoolGeometry): WasmU
     padding: sizeArg(fn, 'padding', g.padding),
     outputSizeCount,
     outputSize,
+    layout: layoutCode(fn, dims, g.layout),
   };
 }
 
@@ -145,6 +152,10 @@ const INITIAL_MEMORY = 16 * 2 ** 20;
  * call frees its block, so the heap is not fragmented and this succeeds for
  * any block up to 4 GiB less INITIAL_MEMORY.
  */
+export function heapMalloc(m: UnpoolWasmModule, bytes: number): number {
+  return bytes <= MAX_HEAP_BYTES ? malloc(m, Math.max(bytes, 8)) : 0;
+}
+
 function malloc(m: UnpoolWasmModule, bytes: number): number {
   const p = m._malloc(bytes) >>> 0;
   if (p !== 0 || bytes < GROW_STEP || bytes > 2 ** 32 - INITIAL_MEMORY) return p;
@@ -161,27 +172,38 @@ function malloc(m: UnpoolWasmModule, bytes: number): number {
 }
 
 /**
- * One heap block for all buffers of a call. `alloc` throws an UnpoolError
- * ('out_of_memory') when it cannot be had, with nothing left allocated.
+ * One heap block for all buffers of a call. Small calls use the arena the
+ * runtime allocated at load (no malloc per call); larger ones malloc a block
+ * and free it in free(). `alloc` throws an UnpoolError ('out_of_memory') when
+ * it cannot be had, with nothing left allocated.
  */
 export class HeapBlock {
   readonly base: number;
   readonly ptrs: number[];
+  private readonly inArena: boolean;
 
   constructor(private readonly m: UnpoolWasmModule, fn: string, bytes: readonly number[]) {
     let total = 0;
-    this.ptrs = bytes.map((b) => {
-      const at = total;
-      total += Math.ceil(b / 8) * 8;
-      return at;
-    });
-    const base = total <= MAX_HEAP_BYTES ? malloc(m, Math.max(total, 8)) : 0;
-    if (base === 0) {
-      throw new UnpoolError(`${fn}: the WebAssembly module cannot allocate ${total} bytes ` +
-          `for this call (its heap is limited to 4 GiB)`, 'out_of_memory');
+    const offsets: number[] = [];
+    for (const b of bytes) {
+      offsets.push(total);
+      total += Math.ceil(b / 16) * 16;
     }
-    this.base = base;
-    this.ptrs = this.ptrs.map((p) => p + base);
+    const rt = current;
+    if (rt !== undefined && rt.m === m && !rt.arenaBusy && total <= ARENA_BYTES) {
+      rt.arenaBusy = true;
+      this.inArena = true;
+      this.base = rt.arena;
+    } else {
+      this.inArena = false;
+      this.base = total <= MAX_HEAP_BYTES ? malloc(m, Math.max(total, 8)) : 0;
+      if (this.base === 0) {
+        throw new UnpoolError(`${fn}: the WebAssembly module cannot allocate ${total} bytes ` +
+            `for this call (its heap is limited to 4 GiB)`, 'out_of_memory');
+      }
+    }
+    for (let i = 0; i < offsets.length; ++i) offsets[i] += this.base;
+    this.ptrs = offsets;
   }
 
   /** Copies `data` to buffer `i`. Heap views are taken fresh: growth detaches them. */
@@ -197,7 +219,134 @@ export class HeapBlock {
     return (new Ctor(this.m.HEAPU8.buffer, this.ptrs[i], length) as T).slice() as T;
   }
 
-  free(): void {
-    this.m._free(this.base);
+  /** Copies `length` elements of buffer `i` into `out` (a typed array of that length). */
+  readInto<T extends TensorData>(i: number, out: T, length: number): T {
+    const Ctor = out.constructor as ArrayCtor;
+    (out as { set(a: TensorData): void }).set(new Ctor(this.m.HEAPU8.buffer, this.ptrs[i], length));
+    return out;
   }
+
+  free(): void {
+    if (this.inArena) {
+      if (current !== undefined) current.arenaBusy = false;
+    } else {
+      this.m._free(this.base);
+    }
+  }
+}
+
+// ---- the fast path -------------------------------------------------------------
+// Parameters go to the core through a block of doubles in the heap and the
+// plain unpool_* exports (cpp/bindings/bindings.cc, namespace fast), not
+// through embind value_objects, which cost ~3 us per call. The block and a
+// small arena for the buffers of small calls are allocated once, at load.
+
+/** Slots of the parameter block (doubles): see bindings.cc. */
+export const SLOT_SHAPE_A = 24;
+export const SLOT_SHAPE_B = 30;
+export const SLOT_SHAPE_OUT = 36;
+export const SLOT_RANGE = 42;
+const PARAM_SLOTS = 48;
+
+/** Calls whose buffers fit in this many bytes use the arena. */
+const ARENA_BYTES = 64 * 1024;
+
+/** Status names by code (unpool::Status; checked against the embind enum in tests). */
+export const STATUS_NAMES = [
+  'ok', 'invalid_argument', 'invalid_shape', 'invalid_index', 'output_size_out_of_range',
+  'too_large',
+] as const;
+
+/** The per-module state of the fast path. */
+export class Runtime {
+  /** Heap address of the parameter block. */
+  readonly block: number;
+  /** Heap address of the arena. */
+  readonly arena: number;
+  arenaBusy = false;
+  private view: Float64Array;
+
+  constructor(readonly m: UnpoolWasmModule) {
+    if (m._unpool_param_slots() !== PARAM_SLOTS) {
+      throw new Error('unpool: the WebAssembly module does not match this JavaScript ' +
+          `(${m._unpool_param_slots()} parameter slots, expected ${PARAM_SLOTS})`);
+    }
+    const base = m._malloc(PARAM_SLOTS * 8 + ARENA_BYTES) >>> 0;
+    if (base === 0) throw new Error('unpool: cannot allocate the parameter block');
+    this.block = base;
+    this.arena = base + PARAM_SLOTS * 8;
+    this.view = new Float64Array(m.HEAPU8.buffer, this.block, PARAM_SLOTS);
+  }
+
+  /** The parameter block as doubles (a fresh view after memory growth). */
+  get f(): Float64Array {
+    if (this.view.buffer !== this.m.HEAPU8.buffer) {
+      this.view = new Float64Array(this.m.HEAPU8.buffer, this.block, PARAM_SLOTS);
+    }
+    return this.view;
+  }
+}
+
+let current: Runtime | undefined;
+
+/** Sets up the fast path of a freshly loaded module (called by the loader). */
+export function attachRuntime(m: UnpoolWasmModule): void {
+  current = new Runtime(m);
+}
+
+/** The runtime of the loaded module `m`. */
+export function runtimeOf(m: UnpoolWasmModule): Runtime {
+  if (current === undefined || current.m !== m) current = new Runtime(m);
+  return current;
+}
+
+/** Throws an UnpoolError carrying the core's message unless `code` is 0 (ok). */
+export function checkCode(m: UnpoolWasmModule, code: number): void {
+  if (code !== 0) {
+    throw new UnpoolError(m.lastError(), STATUS_NAMES[code] ?? `status_${code}`);
+  }
+}
+
+function writeSize(f: Float64Array, at: number, s: WasmSize): void {
+  f[at] = s.count;
+  f[at + 1] = s.list ? 1 : 0;
+  f[at + 2] = s.values[0];
+  f[at + 3] = s.values[1];
+  f[at + 4] = s.values[2];
+}
+
+/** Writes pool params: dims, ceilMode, kernel, stride, padding, dilation, layout. */
+export function writePoolParams(f: Float64Array, p: WasmPoolParams): void {
+  f[0] = p.dims;
+  f[1] = p.ceilMode ? 1 : 0;
+  writeSize(f, 2, p.kernel);
+  writeSize(f, 7, p.stride);
+  writeSize(f, 12, p.padding);
+  writeSize(f, 17, p.dilation);
+  f[22] = (p as { layout?: number }).layout ?? 0;
+}
+
+/** Writes unpool params: dims, outputSizeCount, kernel, stride, padding, outputSize, layout. */
+export function writeUnpoolParams(f: Float64Array, p: WasmUnpoolParams): void {
+  f[0] = p.dims;
+  f[1] = p.outputSizeCount;
+  writeSize(f, 2, p.kernel);
+  writeSize(f, 7, p.stride);
+  writeSize(f, 12, p.padding);
+  for (let i = 0; i < 5; ++i) f[17 + i] = p.outputSize[i];
+  f[22] = (p as { layout?: number }).layout ?? 0;
+}
+
+/** Writes a shape (rank, then five dims) at slot `at`. */
+export function writeShape(f: Float64Array, at: number, shape: readonly number[]): void {
+  f[at] = shape.length;
+  for (let i = 0; i < 5; ++i) f[at + 1 + i] = i < shape.length ? shape[i] : 0;
+}
+
+/** Reads the shape the core wrote at slot `at`. */
+export function readShape(f: Float64Array, at: number): number[] {
+  const rank = f[at];
+  const shape: number[] = [];
+  for (let i = 0; i < rank; ++i) shape.push(f[at + 1 + i]);
+  return shape;
 }

@@ -10,7 +10,7 @@
 //   a kernel < 1, an index out of range or an outputSize outside its range.
 import {
   maxPoolBackwardNd, MaxPoolBackwardOptions, maxPoolNd, MaxPoolOptions, MaxPoolResult,
-  maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions, maxUnpoolOutputRangeNd, SizeRange,
+  MaxUnpoolBackwardOptions, maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions, maxUnpoolOutputRangeNd, SizeRange,
 } from './ops.js';
 import type { FloatArray, IndexArray, Tensor, TensorLike } from './tensor.js';
 
@@ -75,11 +75,13 @@ export function maxPool1dBackward<T extends FloatArray>(
  *
  * @param gradOutput - gradient of the unpooled output
  * @param indices - the indices given to maxUnpool1d
+ * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
 export function maxUnpool1dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>): Tensor<T> {
-  return maxUnpoolBackwardNd(1, gradOutput, indices) as Tensor<T>;
+    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
+    options?: MaxUnpoolBackwardOptions): Tensor<T> {
+  return maxUnpoolBackwardNd(1, gradOutput, indices, options) as Tensor<T>;
 }
 
 /**
@@ -143,11 +145,13 @@ export function maxPool2dBackward<T extends FloatArray>(
  *
  * @param gradOutput - gradient of the unpooled output
  * @param indices - the indices given to maxUnpool2d
+ * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
 export function maxUnpool2dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>): Tensor<T> {
-  return maxUnpoolBackwardNd(2, gradOutput, indices) as Tensor<T>;
+    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
+    options?: MaxUnpoolBackwardOptions): Tensor<T> {
+  return maxUnpoolBackwardNd(2, gradOutput, indices, options) as Tensor<T>;
 }
 
 /**
@@ -211,11 +215,13 @@ export function maxPool3dBackward<T extends FloatArray>(
  *
  * @param gradOutput - gradient of the unpooled output
  * @param indices - the indices given to maxUnpool3d
+ * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
 export function maxUnpool3dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>): Tensor<T> {
-  return maxUnpoolBackwardNd(3, gradOutput, indices) as Tensor<T>;
+    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
+    options?: MaxUnpoolBackwardOptions): Tensor<T> {
+  return maxUnpoolBackwardNd(3, gradOutput, indices, options) as Tensor<T>;
 }
 
 /**

@@ -19,8 +19,14 @@ export * from './functional.js';
 export { MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules.js';
 export type { MaxPoolModuleOptions, MaxUnpoolModuleOptions } from './modules.js';
 export type {
-  MaxPoolBackwardOptions, MaxPoolOptions, MaxPoolResult, MaxUnpoolOptions, SizeRange,
+  MaxPoolBackwardOptions, MaxPoolOptions, MaxPoolResult, MaxUnpoolBackwardOptions,
+  MaxUnpoolOptions, SizeRange,
 } from './ops.js';
+export { convertIndices, outputSizeRange } from './interop.js';
+export type {
+  ConvertIndicesOptions, DimsOptions, IndexFormat, OutputSizeRangeOptions,
+} from './interop.js';
+export type { Layout } from './layout.js';
 export { UnpoolError } from './tensor.js';
 export type {
   FloatArray, IndexArray, IndexType, Size, Tensor, TensorData, TensorLike,

@@ -4,6 +4,7 @@
 import {
   maxPoolBackwardNd, maxPoolNd, MaxPoolResult, maxUnpoolBackwardNd, maxUnpoolNd,
 } from './ops.js';
+import type { Layout } from './layout.js';
 import { describe } from './tensor.js';
 import type { FloatArray, IndexArray, IndexType, Size, Tensor, TensorLike } from './tensor.js';
 
@@ -26,12 +27,16 @@ export interface MaxPoolModuleOptions {
   ceilMode?: boolean;
   /** Index dtype of forward's indices; 'int32' by default. */
   indexType?: IndexType;
+  /** Channels-first ('NCHW', default) or channels-last ('NHWC'); 1d/3d likewise. */
+  layout?: Layout;
 }
 
 /** Constructor options of MaxUnpool1d/2d/3d. */
 export interface MaxUnpoolModuleOptions {
   stride?: Size | null;
   padding?: Size;
+  /** Channels-first ('NCHW', default) or channels-last ('NHWC'); 1d/3d likewise. */
+  layout?: Layout;
 }
 
 abstract class MaxPoolNd {
@@ -41,6 +46,7 @@ abstract class MaxPoolNd {
   readonly dilation: Size;
   readonly ceilMode: boolean;
   readonly indexType: IndexType;
+  readonly layout: Layout | undefined;
 
   protected constructor(private readonly dims: number, kernelSize: Size,
                         opts?: MaxPoolModuleOptions) {
@@ -51,6 +57,7 @@ abstract class MaxPoolNd {
     this.dilation = options.dilation === undefined ? 1 : options.dilation;
     this.ceilMode = options.ceilMode === undefined ? false : options.ceilMode;
     this.indexType = options.indexType === undefined ? 'int32' : options.indexType;
+    this.layout = options.layout;
   }
 
   /** Pools `x`; returns the output and the argmax indices. */
@@ -69,7 +76,7 @@ abstract class MaxPoolNd {
   private geometry() {
     return {
       kernelSize: this.kernelSize, stride: this.stride, padding: this.padding,
-      dilation: this.dilation, ceilMode: this.ceilMode,
+      dilation: this.dilation, ceilMode: this.ceilMode, layout: this.layout,
     };
   }
 }
@@ -78,6 +85,7 @@ abstract class MaxUnpoolNd {
   readonly kernelSize: Size;
   readonly stride: Size | null;
   readonly padding: Size;
+  readonly layout: Layout | undefined;
 
   protected constructor(private readonly dims: number, kernelSize: Size,
                         opts?: MaxUnpoolModuleOptions) {
@@ -85,6 +93,7 @@ abstract class MaxUnpoolNd {
     this.kernelSize = kernelSize;
     this.stride = options.stride ?? null;
     this.padding = options.padding === undefined ? 0 : options.padding;
+    this.layout = options.layout;
   }
 
   /**
@@ -95,13 +104,14 @@ abstract class MaxUnpoolNd {
                                 outputSize?: readonly number[] | null): Tensor<T> {
     return maxUnpoolNd(this.dims, x, indices, {
       kernelSize: this.kernelSize, stride: this.stride, padding: this.padding, outputSize,
+      layout: this.layout,
     }) as Tensor<T>;
   }
 
   /** Gradient of forward() w.r.t. `x` (a gather); shape of `indices`. */
   backward<T extends FloatArray>(gradOutput: TensorLike<T>,
                                  indices: TensorLike<IndexArray>): Tensor<T> {
-    return maxUnpoolBackwardNd(this.dims, gradOutput, indices) as Tensor<T>;
+    return maxUnpoolBackwardNd(this.dims, gradOutput, indices, { layout: this.layout }) as Tensor<T>;
   }
 }
 

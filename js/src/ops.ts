@@ -1,17 +1,41 @@
 // The four operations for any number of spatial dims. Each call: check what
-// only JS can check, ask the core for the output shape, allocate one heap
-// block, copy the inputs in, run, copy the outputs out, free.
+// only JS can check, write the params into the runtime's parameter block and
+// ask the core for the output shape, take one heap block (the arena for small
+// calls), copy the inputs in (resident inputs are read in place), run, copy
+// the outputs out (into `out` when given) or hand them over as resident
+// tensors, free.
 import {
-  check, dtypeCode, HeapBlock, jsShape, poolParams, PoolGeometry, unpoolParams,
-  UnpoolGeometry, wasmShape,
+  checkCode, dtypeCode, HeapBlock, poolParams, PoolGeometry, readShape, runtimeOf, SLOT_RANGE,
+  SLOT_SHAPE_A, SLOT_SHAPE_B, SLOT_SHAPE_OUT, unpoolParams, UnpoolGeometry, writePoolParams,
+  writeShape, writeUnpoolParams,
 } from './core.js';
+import { Layout, layoutCode } from './layout.js';
 import { wasm } from './loader.js';
+import { addressOf, allocTensor, DType, dtypeOf, WasmTensor } from './resident.js';
 import {
   checkShape, checkTensor, describe, FloatArray, IndexArray, IndexType, numel, Tensor,
+  TensorData,
 } from './tensor.js';
+import type { UnpoolWasmModule } from './unpool.mjs';
+
+/** Where results go: fresh arrays (default), caller arrays, or module memory. */
+interface ResultOptions<O> {
+  /**
+   * Arrays to write the result into instead of fresh ones: of the result's
+   * type and exactly its length (a subarray is fine). The result's `data` is
+   * this array.
+   */
+  out?: O;
+  /**
+   * Keep the result in the module's memory as WasmTensor(s) (no copy out),
+   * for chaining into the next op. Dispose them when done. Not with `out`.
+   */
+  resident?: boolean;
+}
 
 /** Options of maxPool1d/2d/3d. */
-export interface MaxPoolOptions extends PoolGeometry {
+export interface MaxPoolOptions extends PoolGeometry,
+    ResultOptions<{ output?: FloatArray; indices?: IndexArray }> {
   /** Size of the window: a number for every spatial dim, or one per dim. */
   kernelSize: number | readonly number[];
   /** Index dtype of the result: 'int32' (Int32Array, default) or 'int64' (BigInt64Array). */
@@ -19,18 +43,31 @@ export interface MaxPoolOptions extends PoolGeometry {
 }
 
 /** Options of maxPool1d/2d/3dBackward. */
-export interface MaxPoolBackwardOptions extends PoolGeometry {
+export interface MaxPoolBackwardOptions extends PoolGeometry, ResultOptions<FloatArray> {
   /** Shape of the pooled input, which is also the shape of the result. */
   inputShape: readonly number[];
 }
 
 /** Options of maxUnpool1d/2d/3d. */
-export type MaxUnpoolOptions = UnpoolGeometry;
+export interface MaxUnpoolOptions extends UnpoolGeometry, ResultOptions<FloatArray> {}
+
+/** Options of maxUnpool1d/2d/3dBackward. */
+export interface MaxUnpoolBackwardOptions extends ResultOptions<FloatArray> {
+  /** Layout of gradOutput and indices: channels-first (default) or channels-last. */
+  layout?: Layout;
+}
 
 /** The result of max pooling. */
 export interface MaxPoolResult<T extends FloatArray = FloatArray, I extends IndexArray = IndexArray> {
   output: Tensor<T>;
   indices: Tensor<I>;
+}
+
+/** The result of max pooling with `resident: true`. */
+export interface ResidentMaxPoolResult<T extends FloatArray = FloatArray,
+                                       I extends IndexArray = IndexArray> {
+  output: WasmTensor<T>;
+  indices: WasmTensor<I>;
 }
 
 function indexTypeOf(fn: string, value: unknown): 0 | 1 {
@@ -40,66 +77,207 @@ function indexTypeOf(fn: string, value: unknown): 0 | 1 {
 }
 
 // The core takes one shape for a values tensor and its indices.
-function sameShape(fn: string, a: string, sa: number[], b: string, sb: number[]): void {
+function sameShape(fn: string, a: string, sa: readonly number[], b: string,
+                   sb: readonly number[]): void {
   if (sa.length !== sb.length || sa.some((d, i) => d !== sb[i])) {
     throw new RangeError(`${fn}: ${a}.shape=${describe(sa)} must equal ${b}.shape=${describe(sb)}`);
   }
 }
 
-export function maxPoolNd(dims: number, x: unknown, options: MaxPoolOptions): MaxPoolResult {
+/** A tensor argument: host data to copy in, or a resident tensor read in place. */
+interface Input {
+  shape: number[];
+  /** Host data (undefined for a resident tensor). */
+  data: TensorData | undefined;
+  /** Heap address of a resident tensor (0 for host data). */
+  address: number;
+  dtype: DType;
+  /** dtype code of the core: 0 float32/int32, 1 float64/int64. */
+  code: number;
+  byteLength: number;
+}
+
+const FLOAT_DTYPES: readonly DType[] = ['float32', 'float64'];
+const BYTES: Record<DType, number> = { float32: 4, float64: 8, int32: 4, int64: 8 };
+
+function checkInput(fn: string, name: string, value: unknown, kind: 'float' | 'index'): Input {
+  if (value instanceof WasmTensor) {
+    const address = addressOf(fn, name, value);
+    const isFloat = FLOAT_DTYPES.includes(value.dtype);
+    if (isFloat !== (kind === 'float')) {
+      throw new TypeError(`${fn}: ${name} must hold ` +
+          `${kind === 'float' ? 'float32 or float64' : 'int32 or int64'} data, got a ` +
+          `WasmTensor of ${value.dtype}`);
+    }
+    const dtype = value.dtype;
+    return {
+      shape: value.shape.slice(), data: undefined, address, dtype,
+      code: dtype === 'float64' || dtype === 'int64' ? 1 : 0,
+      byteLength: value.size * BYTES[dtype],
+    };
+  }
+  const t = checkTensor(fn, name, value, kind);
+  return {
+    shape: t.shape, data: t.data, address: 0, dtype: dtypeOf(t.data), code: dtypeCode(t.data),
+    byteLength: t.data.byteLength,
+  };
+}
+
+type ArrayCtor = new (length: number) => TensorData;
+const CTOR: Record<DType, ArrayCtor> = {
+  float32: Float32Array, float64: Float64Array, int32: Int32Array, int64: BigInt64Array,
+};
+
+/** How a result leaves the call. */
+type Sink = { kind: 'fresh' } | { kind: 'out'; array: TensorData } | { kind: 'resident' };
+
+const TAG = Object.getOwnPropertyDescriptor(
+    Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get!;
+const LENGTH = Object.getOwnPropertyDescriptor(
+    Object.getPrototypeOf(Int8Array.prototype) as object, 'length')!.get!;
+
+const ARRAY_NAMES: Record<DType, string> = {
+  float32: 'Float32Array', float64: 'Float64Array', int32: 'Int32Array', int64: 'BigInt64Array',
+};
+
+/** Checks a caller-supplied `out` array: its type must be `dtype`'s and its length `n`. */
+function checkOut(fn: string, name: string, value: unknown, dtype: DType, n: number): TensorData {
+  const tag = ArrayBuffer.isView(value) ? TAG.call(value) as string | undefined : undefined;
+  if (tag !== ARRAY_NAMES[dtype]) {
+    throw new TypeError(`${fn}: ${name} must be a ${ARRAY_NAMES[dtype]} (the result's type), ` +
+        `got ${describe(value)}`);
+  }
+  const length = LENGTH.call(value) as number;
+  if (length !== n) {
+    throw new RangeError(`${fn}: ${name} has length ${length}; the result has ${n} elements`);
+  }
+  return value as TensorData;
+}
+
+/** Reads `resident` and `out` of an options object (not yet checking `out`'s arrays). */
+function resultMode(fn: string, options: ResultOptions<unknown> | undefined):
+    { resident: boolean; out: unknown } {
+  if (options === undefined) return { resident: false, out: undefined };
+  const { resident, out } = options;
+  if (resident !== undefined && typeof resident !== 'boolean') {
+    throw new TypeError(`${fn}: resident=${describe(resident)} must be a boolean`);
+  }
+  if (resident === true && out !== undefined) {
+    throw new TypeError(`${fn}: out and resident: true exclude each other`);
+  }
+  return { resident: resident === true, out };
+}
+
+function sinkOf(fn: string, name: string, resident: boolean, out: unknown, dtype: DType,
+                n: number): Sink {
+  if (resident) return { kind: 'resident' };
+  if (out === undefined) return { kind: 'fresh' };
+  return { kind: 'out', array: checkOut(fn, name, out, dtype, n) };
+}
+
+/**
+ * Runs one call: `inputs` are copied into the call's heap block unless
+ * resident; `outputs` get a block buffer, or their own allocation when
+ * resident. `run` gets the addresses (inputs first) and returns a status.
+ * Returns each output as a Tensor or WasmTensor.
+ */
+function call(m: UnpoolWasmModule, fn: string, inputs: Input[],
+              outputs: { dtype: DType; shape: number[]; sink: Sink }[],
+              run: (addresses: number[]) => number): (Tensor | WasmTensor)[] {
+  const sizes: number[] = [];
+  for (const i of inputs) sizes.push(i.address === 0 ? i.byteLength : 0);
+  const counts = outputs.map((o) => numel(o.shape));
+  outputs.forEach((o, k) => sizes.push(o.sink.kind === 'resident' ? 0 : counts[k] * BYTES[o.dtype]));
+  const resident: (WasmTensor | undefined)[] = [];
+  let block: HeapBlock | undefined;
+  try {
+    for (const o of outputs) {
+      resident.push(o.sink.kind === 'resident' ? allocTensor(m, fn, o.dtype, o.shape) : undefined);
+    }
+    block = new HeapBlock(m, fn, sizes);
+    const addresses: number[] = [];
+    inputs.forEach((input, k) => {
+      if (input.address !== 0) {
+        addresses.push(input.address);
+      } else {
+        block!.write(k, input.data!);
+        addresses.push(block!.ptrs[k]);
+      }
+    });
+    outputs.forEach((_, k) => {
+      const r = resident[k];
+      addresses.push(r ? addressOf(fn, 'result', r) : block!.ptrs[inputs.length + k]);
+    });
+    checkCode(m, run(addresses));
+    const results = outputs.map((o, k): Tensor | WasmTensor => {
+      const at = inputs.length + k;
+      if (o.sink.kind === 'resident') return resident[k]!;
+      if (o.sink.kind === 'out') {
+        return { data: block!.readInto(at, o.sink.array, counts[k]), shape: o.shape };
+      }
+      return { data: block!.read(at, new CTOR[o.dtype](0), counts[k]), shape: o.shape };
+    });
+    resident.length = 0;  // handed over
+    return results;
+  } finally {
+    block?.free();
+    for (const r of resident) r?.dispose();
+  }
+}
+
+export function maxPoolNd(dims: number, x: unknown,
+                          options: MaxPoolOptions): MaxPoolResult | ResidentMaxPoolResult {
   const fn = `maxPool${dims}d`;
   const m = wasm(fn);
-  const xt = checkTensor(fn, 'x', x, 'float');
+  const xi = checkInput(fn, 'x', x, 'float');
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${fn}: options must be an object with kernelSize, got ${describe(options)}`);
   }
   const itype = indexTypeOf(fn, options.indexType);
   const params = poolParams(fn, dims, options, true);
-  const inShape = wasmShape(xt.shape);
-  const shaped = m.maxPoolShape(params, inShape);
-  check(m, shaped.status);
-  const outShape = jsShape(shaped.shape);
+  const mode = resultMode(fn, options);
+  const rt = runtimeOf(m);
+  const f = rt.f;
+  writePoolParams(f, params);
+  writeShape(f, SLOT_SHAPE_A, xi.shape);
+  checkCode(m, m._unpool_max_pool_shape(rt.block));
+  const outShape = readShape(f, SLOT_SHAPE_OUT);
   const n = numel(outShape);
-  const like: IndexArray = itype === 1 ? new BigInt64Array(0) : new Int32Array(0);
-  const block = new HeapBlock(m, fn, [
-    xt.data.byteLength, n * xt.data.BYTES_PER_ELEMENT, n * like.BYTES_PER_ELEMENT]);
-  try {
-    block.write(0, xt.data);
-    const [px, py, pi] = block.ptrs;
-    check(m, m.maxPool(params, inShape, dtypeCode(xt.data), px, py, itype, pi));
-    return {
-      output: { data: block.read(1, xt.data, n), shape: outShape },
-      indices: { data: block.read(2, like, n), shape: outShape.slice() },
-    };
-  } finally {
-    block.free();
+  const idtype: DType = itype === 1 ? 'int64' : 'int32';
+  let outY: unknown;
+  let outI: unknown;
+  if (mode.out !== undefined) {
+    if (mode.out === null || typeof mode.out !== 'object' || ArrayBuffer.isView(mode.out)) {
+      throw new TypeError(`${fn}: out must be an object { output?, indices? }, got ${describe(mode.out)}`);
+    }
+    ({ output: outY, indices: outI } = mode.out as { output?: unknown; indices?: unknown });
   }
+  const [output, indices] = call(m, fn, [xi], [
+    { dtype: xi.dtype, shape: outShape, sink: sinkOf(fn, 'out.output', mode.resident, outY, xi.dtype, n) },
+    { dtype: idtype, shape: outShape.slice(), sink: sinkOf(fn, 'out.indices', mode.resident, outI, idtype, n) },
+  ], ([px, py, pi]) => m._unpool_max_pool(rt.block, xi.code, px, py, itype, pi));
+  return { output, indices } as MaxPoolResult | ResidentMaxPoolResult;
 }
 
 export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
-                            options: MaxUnpoolOptions): Tensor<FloatArray> {
+                            options: MaxUnpoolOptions): Tensor<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxUnpool${dims}d`;
   const m = wasm(fn);
-  const xt = checkTensor(fn, 'x', x, 'float');
-  const it = checkTensor(fn, 'indices', indices, 'index');
+  const xi = checkInput(fn, 'x', x, 'float');
+  const ii = checkInput(fn, 'indices', indices, 'index');
   const params = unpoolParams(fn, dims, options);
-  const inShape = wasmShape(xt.shape);
-  sameShape(fn, 'indices', it.shape, 'x', xt.shape);
-  const shaped = m.maxUnpoolShape(params, inShape);
-  check(m, shaped.status);
-  const outShape = jsShape(shaped.shape);
-  const n = numel(outShape);
-  const block = new HeapBlock(m, fn, [
-    xt.data.byteLength, it.data.byteLength, n * xt.data.BYTES_PER_ELEMENT]);
-  try {
-    block.write(0, xt.data);
-    block.write(1, it.data);
-    const [px, pi, py] = block.ptrs;
-    check(m, m.maxUnpool(params, inShape, dtypeCode(xt.data), px, dtypeCode(it.data), pi, py));
-    return { data: block.read(2, xt.data, n), shape: outShape };
-  } finally {
-    block.free();
-  }
+  const mode = resultMode(fn, options);
+  sameShape(fn, 'indices', ii.shape, 'x', xi.shape);
+  const rt = runtimeOf(m);
+  const f = rt.f;
+  writeUnpoolParams(f, params);
+  writeShape(f, SLOT_SHAPE_A, xi.shape);
+  checkCode(m, m._unpool_max_unpool_shape(rt.block));
+  const outShape = readShape(f, SLOT_SHAPE_OUT);
+  const sink = sinkOf(fn, 'out', mode.resident, mode.out, xi.dtype, numel(outShape));
+  const [y] = call(m, fn, [xi, ii], [{ dtype: xi.dtype, shape: outShape, sink }],
+                   ([px, pi, py]) => m._unpool_max_unpool(rt.block, xi.code, px, ii.code, pi, py));
+  return y as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
 
 /** The inclusive range of valid unpool output sizes of one spatial dim. */
@@ -109,60 +287,71 @@ export interface SizeRange {
 }
 
 export function maxUnpoolOutputRangeNd(dims: number, inputShape: unknown,
-                                       options: MaxUnpoolOptions): SizeRange[] {
-  const fn = `maxUnpool${dims}dOutputRange`;
+                                       options: MaxUnpoolOptions,
+                                       fn = `maxUnpool${dims}dOutputRange`,
+                                       shapeName = 'inputShape'): SizeRange[] {
   const m = wasm(fn);
-  const shape = checkShape(fn, 'inputShape', inputShape);
-  const r = m.maxUnpoolOutputRange(unpoolParams(fn, dims, options), wasmShape(shape));
-  check(m, r.status);
-  return r.min.slice(0, dims).map((min, i) => ({ min, max: r.max[i] }));
+  const shape = checkShape(fn, shapeName, inputShape);
+  const params = unpoolParams(fn, dims, options);
+  const rt = runtimeOf(m);
+  const f = rt.f;
+  writeUnpoolParams(f, params);
+  writeShape(f, SLOT_SHAPE_A, shape);
+  checkCode(m, m._unpool_max_unpool_output_range(rt.block));
+  const ranges: SizeRange[] = [];
+  for (let i = 0; i < dims; ++i) ranges.push({ min: f[SLOT_RANGE + i], max: f[SLOT_RANGE + 3 + i] });
+  return ranges;
 }
 
 export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
-                                  options: MaxPoolBackwardOptions): Tensor<FloatArray> {
+                                  options: MaxPoolBackwardOptions): Tensor<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxPool${dims}dBackward`;
   const m = wasm(fn);
-  const gt = checkTensor(fn, 'gradOutput', gradOutput, 'float');
-  const it = checkTensor(fn, 'indices', indices, 'index');
+  const gi = checkInput(fn, 'gradOutput', gradOutput, 'float');
+  const ii = checkInput(fn, 'indices', indices, 'index');
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${fn}: options must be an object with inputShape, got ${describe(options)}`);
   }
   if (options.inputShape === undefined) throw new TypeError(`${fn}: inputShape is required`);
   const inputShape = checkShape(fn, 'inputShape', options.inputShape);
   const params = poolParams(fn, dims, options, false);
-  sameShape(fn, 'indices', it.shape, 'gradOutput', gt.shape);
-  const n = numel(inputShape);
-  const block = new HeapBlock(m, fn, [
-    gt.data.byteLength, it.data.byteLength, n * gt.data.BYTES_PER_ELEMENT]);
-  try {
-    block.write(0, gt.data);
-    block.write(1, it.data);
-    const [pg, pi, pr] = block.ptrs;
-    check(m, m.maxPoolBackward(params, wasmShape(inputShape), wasmShape(gt.shape),
-                               dtypeCode(gt.data), pg, dtypeCode(it.data), pi, pr));
-    return { data: block.read(2, gt.data, n), shape: inputShape };
-  } finally {
-    block.free();
-  }
+  const mode = resultMode(fn, options);
+  sameShape(fn, 'indices', ii.shape, 'gradOutput', gi.shape);
+  const sink = sinkOf(fn, 'out', mode.resident, mode.out, gi.dtype, numel(inputShape));
+  const rt = runtimeOf(m);
+  const [r] = call(m, fn, [gi, ii], [{ dtype: gi.dtype, shape: inputShape, sink }],
+                   ([pg, pi, pr]) => {
+                     const f = rt.f;
+                     writePoolParams(f, params);
+                     writeShape(f, SLOT_SHAPE_A, inputShape);
+                     writeShape(f, SLOT_SHAPE_B, gi.shape);
+                     return m._unpool_max_pool_backward(rt.block, gi.code, pg, ii.code, pi, pr);
+                   });
+  return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
 
-export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown,
-                                    indices: unknown): Tensor<FloatArray> {
+export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
+                                    options?: MaxUnpoolBackwardOptions):
+    Tensor<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxUnpool${dims}dBackward`;
   const m = wasm(fn);
-  const gt = checkTensor(fn, 'gradOutput', gradOutput, 'float');
-  const it = checkTensor(fn, 'indices', indices, 'index');
-  const n = numel(it.shape);
-  const block = new HeapBlock(m, fn, [
-    gt.data.byteLength, it.data.byteLength, n * gt.data.BYTES_PER_ELEMENT]);
-  try {
-    block.write(0, gt.data);
-    block.write(1, it.data);
-    const [pg, pi, pr] = block.ptrs;
-    check(m, m.maxUnpoolBackward(dims, wasmShape(gt.shape), wasmShape(it.shape),
-                                 dtypeCode(gt.data), pg, dtypeCode(it.data), pi, pr));
-    return { data: block.read(2, gt.data, n), shape: it.shape };
-  } finally {
-    block.free();
+  const gi = checkInput(fn, 'gradOutput', gradOutput, 'float');
+  const ii = checkInput(fn, 'indices', indices, 'index');
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
   }
+  const layout = layoutCode(fn, dims, options?.layout);
+  const mode = resultMode(fn, options);
+  const sink = sinkOf(fn, 'out', mode.resident, mode.out, gi.dtype, numel(ii.shape));
+  const rt = runtimeOf(m);
+  const [r] = call(m, fn, [gi, ii], [{ dtype: gi.dtype, shape: ii.shape, sink }],
+                   ([pg, pi, pr]) => {
+                     const f = rt.f;
+                     f[0] = dims;
+                     f[22] = layout;
+                     writeShape(f, SLOT_SHAPE_A, gi.shape);
+                     writeShape(f, SLOT_SHAPE_B, ii.shape);
+                     return m._unpool_max_unpool_backward(rt.block, gi.code, pg, ii.code, pi, pr);
+                   });
+  return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }

@@ -25,6 +25,8 @@ export interface WasmPoolParams {
   padding: WasmSize;
   dilation: WasmSize;
   ceilMode: boolean;
+  /** unpool::Layout: 0 channels-first, 1 channels-last. */
+  layout: number;
 }
 
 export interface WasmUnpoolParams {
@@ -34,6 +36,7 @@ export interface WasmUnpoolParams {
   padding: WasmSize;
   outputSizeCount: number;
   outputSize: [number, number, number, number, number];
+  layout: number;
 }
 
 export interface WasmShapeResult {
@@ -70,10 +73,28 @@ export interface UnpoolWasmModule {
                   outputShape: WasmShape, dtype: number, gradOutput: number,
                   indexType: number, indices: number,
                   gradInput: number): StatusValue;
-  maxUnpoolBackward(dims: number, gradOutputShape: WasmShape,
+  maxUnpoolBackward(dims: number, layout: number, gradOutputShape: WasmShape,
                     indicesShape: WasmShape, dtype: number,
                     gradOutput: number, indexType: number, indices: number,
                     gradInput: number): StatusValue;
+  convertIndices(dims: number, layout: number, input: WasmShape,
+                 indicesShape: WasmShape, from: number, fromType: number,
+                 src: number, to: number, toType: number,
+                 dst: number): StatusValue;
+  // The fast path (bindings.cc, namespace fast): `s` is the heap address of
+  // the parameter block; the result is an unpool::Status code (0 ok).
+  _unpool_param_slots(): number;
+  _unpool_max_pool_shape(s: number): number;
+  _unpool_max_pool(s: number, dtype: number, x: number, y: number, indexType: number,
+                   indices: number): number;
+  _unpool_max_unpool_shape(s: number): number;
+  _unpool_max_unpool_output_range(s: number): number;
+  _unpool_max_unpool(s: number, dtype: number, x: number, indexType: number, indices: number,
+                     y: number): number;
+  _unpool_max_pool_backward(s: number, dtype: number, gradOutput: number, indexType: number,
+                            indices: number, gradInput: number): number;
+  _unpool_max_unpool_backward(s: number, dtype: number, gradOutput: number, indexType: number,
+                              indices: number, gradInput: number): number;
   statusName(status: StatusValue): string;
   lastError(): string;
   memoryUsage(): { heapBytes: number; inUseBytes: number };

@@ -1,0 +1,170 @@
+// Bridges to other runtimes: index format conversions (ONNX, TensorFlow)
+// and the generic outputSizeRange. Formats are checked and converted by the
+// core (unpool::convert_indices), so messages match the C++ API.
+import { check, HeapBlock, UnpoolGeometry, wasmShape } from './core.js';
+import { Layout, layoutCode } from './layout.js';
+import { wasm } from './loader.js';
+import { maxUnpoolOutputRangeNd, SizeRange } from './ops.js';
+import {
+  checkShape, checkTensor, describe, IndexArray, IndexType, numel, Tensor, TensorLike,
+} from './tensor.js';
+
+/**
+ * How a runtime counts argmax indices, for a pooled input of C channels and
+ * `plane` spatial elements, where `offset` is the row-major spatial offset:
+ * - 'pytorch': `offset`, inside each (n, c) plane (PyTorch, and `unpool`);
+ * - 'onnx': `(n * C + c) * plane + offset` (ONNX MaxPool's Indices, ONNX Runtime);
+ * - 'onnx-column-major': the same with a column-major offset (MaxPool storage_order=1);
+ * - 'tensorflow': `offset * C + c` (tf.nn.max_pool_with_argmax);
+ * - 'tensorflow-with-batch': `(n * plane + offset) * C + c` (include_batch_in_index=True).
+ */
+export type IndexFormat =
+    'pytorch' | 'onnx' | 'onnx-column-major' | 'tensorflow' | 'tensorflow-with-batch';
+
+/** In the order of unpool::IndexFormat. */
+const FORMATS: readonly IndexFormat[] =
+    ['pytorch', 'onnx', 'onnx-column-major', 'tensorflow', 'tensorflow-with-batch'];
+
+/** Options naming the number of spatial dims; see spatialDims. */
+export interface DimsOptions {
+  /** Layout of the tensors; its name also gives the number of spatial dims. */
+  layout?: Layout;
+  /** Number of spatial dims (1, 2 or 3), when no layout is given. */
+  dims?: number;
+}
+
+/** Options of convertIndices. */
+export interface ConvertIndicesOptions extends DimsOptions {
+  from: IndexFormat;
+  to: IndexFormat;
+  /** Shape of the pooled input, the tensor the indices point into. */
+  inputShape: readonly number[];
+  /** Result type: default 'int32' for 'pytorch', 'int64' (as those runtimes give it) for the others. */
+  indexType?: IndexType;
+}
+
+/** Options of outputSizeRange. */
+export interface OutputSizeRangeOptions extends DimsOptions {
+  kernelSize: number | readonly number[];
+  stride?: number | readonly number[] | null;
+  padding?: number | readonly number[];
+}
+
+/**
+ * Number of spatial dims: from `layout` when given ('NHWC': 2), else from
+ * `dims`, else `shape.length - 2` (a batched (N, C, spatial...) tensor). An
+ * unbatched shape therefore needs a layout or `dims`.
+ */
+function spatialDims(fn: string, options: DimsOptions, shape: readonly number[],
+                     shapeName: string): number {
+  const { layout, dims } = options;
+  if (dims !== undefined && dims !== 1 && dims !== 2 && dims !== 3) {
+    throw new RangeError(`${fn}: dims=${describe(dims)} must be 1, 2 or 3`);
+  }
+  if (layout !== undefined) {
+    const byName = [1, 2, 3].find((d) => typeof layout === 'string' && layout.length === d + 2);
+    // layoutCode names what is wrong with a bad layout.
+    layoutCode(fn, byName ?? dims ?? 2, layout);
+    if (dims !== undefined && dims !== byName) {
+      throw new RangeError(`${fn}: dims=${dims} does not match layout=${describe(layout)}`);
+    }
+    return byName!;
+  }
+  if (dims !== undefined) return dims;
+  const d = shape.length - 2;
+  if (d < 1 || d > 3) {
+    throw new RangeError(`${fn}: ${shapeName}=${describe(shape)} has ${shape.length} dims; ` +
+        'a batched (N, C, spatial...) shape has 3 to 5 (for an unbatched one give layout or dims)');
+  }
+  return d;
+}
+
+function formatCode(fn: string, name: string, value: unknown): number {
+  const i = FORMATS.indexOf(value as IndexFormat);
+  if (i >= 0) return i;
+  const list = FORMATS.map((f) => `'${f}'`).join(', ');
+  if (typeof value !== 'string') {
+    throw new TypeError(`${fn}: ${name}=${describe(value)} must be one of ${list}`);
+  }
+  throw new RangeError(`${fn}: ${name}=${describe(value)} is not an index format; expected one of ${list}`);
+}
+
+/**
+ * Rewrites pool indices from one runtime's format into another's, e.g. ONNX
+ * Runtime's MaxPool Indices into PyTorch's, which maxUnpoolNd takes:
+ *
+ * ```js
+ * const [y, idx] = ortOutputs;   // ONNX Runtime Web tensors { data, dims }
+ * const indices = convertIndices(idx, { from: 'onnx', to: 'pytorch', inputShape: x.dims });
+ * const restored = maxUnpool2d(y, indices, { kernelSize: 2 });
+ * ```
+ *
+ * Each element's (n, c) follows from its position in the indices tensor
+ * (`layout`, channels-first by default). Every index must point into its own
+ * (n, c) plane of `inputShape`, else an UnpoolError ('invalid_index') names
+ * the first that does not.
+ *
+ * @param indices - Int32Array or BigInt64Array tensor (`{ data, shape }` or `{ data, dims }`)
+ * @param options - from, to, inputShape (all required); layout or dims (see
+ *   spatialDims: default `inputShape.length - 2`); indexType of the result
+ * @returns indices of the same shape in format `to`
+ */
+export function convertIndices(indices: TensorLike<IndexArray>,
+                               options: ConvertIndicesOptions): Tensor<IndexArray> {
+  const fn = 'convertIndices';
+  const m = wasm(fn);
+  const it = checkTensor(fn, 'indices', indices, 'index');
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`${fn}: options must be an object with from, to and inputShape, ` +
+        `got ${describe(options)}`);
+  }
+  const from = formatCode(fn, 'from', options.from);
+  const to = formatCode(fn, 'to', options.to);
+  if (options.inputShape === undefined) throw new TypeError(`${fn}: inputShape is required`);
+  const inputShape = checkShape(fn, 'inputShape', options.inputShape);
+  const dims = spatialDims(fn, options, inputShape, 'inputShape');
+  const layout = layoutCode(fn, dims, options.layout);
+  const { indexType } = options;
+  if (indexType !== undefined && indexType !== 'int32' && indexType !== 'int64') {
+    throw new TypeError(`${fn}: indexType=${describe(indexType)} must be 'int32' or 'int64'`);
+  }
+  const like: IndexArray = (indexType ?? (to === 0 ? 'int32' : 'int64')) === 'int64'
+    ? new BigInt64Array(0) : new Int32Array(0);
+  const n = numel(it.shape);
+  const block = new HeapBlock(m, fn, [it.data.byteLength, n * like.BYTES_PER_ELEMENT]);
+  try {
+    block.write(0, it.data);
+    const [ps, pd] = block.ptrs;
+    check(m, m.convertIndices(dims, layout, wasmShape(inputShape), wasmShape(it.shape),
+                              from, it.data instanceof BigInt64Array ? 1 : 0, ps,
+                              to, like instanceof BigInt64Array ? 1 : 0, pd));
+    return { data: block.read(1, like, n), shape: it.shape };
+  } finally {
+    block.free();
+  }
+}
+
+/**
+ * The valid `outputSize` of unpooling a tensor of shape `shape` (the tensor
+ * to be unpooled, e.g. the pooled output): one inclusive `{ min, max }` per
+ * spatial dim. `outputSizeRange([1, 3, 2, 2], { kernelSize: 3, stride: 2 })`
+ * is `[{ min: 4, max: 6 }, { min: 4, max: 6 }]`: a 2x2 map pooled from 5x5
+ * may unpool to 4..6 per side. The number of spatial dims comes from
+ * `layout`, else `dims`, else `shape.length - 2`; the same as
+ * maxUnpool1d/2d/3dOutputRange for that number.
+ */
+export function outputSizeRange(shape: readonly number[],
+                                options: OutputSizeRangeOptions): SizeRange[] {
+  const fn = 'outputSizeRange';
+  wasm(fn);
+  const s = checkShape(fn, 'shape', shape);
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`${fn}: options must be an object with kernelSize, got ${describe(options)}`);
+  }
+  const dims = spatialDims(fn, options, s, 'shape');
+  const g: UnpoolGeometry = {
+    kernelSize: options.kernelSize, stride: options.stride, padding: options.padding,
+    layout: options.layout,
+  };
+  return maxUnpoolOutputRangeNd(dims, s, g, fn, 'shape');
+}
