@@ -102,3 +102,44 @@ describe('determinism', () => {
     }
   }
 });
+
+describe('NaN payloads', () => {
+  // Object.is does not see NaN payloads: compare raw bits. Pool copies the
+  // winning element, unpool and the gather copy values, so every NaN keeps its
+  // sign and payload (signalling ones too), in the SIMD kernels as well.
+  it('pool, unpool and the gather copy NaN bits exactly (float32 and float64)', () => {
+    const payloads32 = [0x7fc00001, 0xffc00000, 0x7f800001, 0xffffffff, 0x7fc12345];
+    for (const f64 of [false, true]) {
+      for (const [w, k, s] of [[64, 2, 2], [64, 3, 1], [130, 4, 4], [7, 2, 2]]) {
+        const n = 2 * w * w;
+        const data = f64 ? new Float64Array(n) : new Float32Array(n);
+        for (let i = 0; i < n; ++i) data[i] = ((i * 7919) % 101) - 50;
+        const bits = f64 ? new BigUint64Array(data.buffer) : new Uint32Array(data.buffer);
+        for (let i = 0, j = 0; i < n; i += w < 16 ? 5 : 37, ++j) {
+          const p = payloads32[j % payloads32.length];
+          if (f64) (bits as BigUint64Array)[i] = (BigInt(p) << 32n) | BigInt(j);
+          else (bits as Uint32Array)[i] = p;
+        }
+        const x = { data, shape: [1, 2, w, w] };
+        const r = unpool.maxPool2d(x, { kernelSize: k, stride: s, indexType: 'int32' });
+        const oPlane = r.output.data.length / 2, plane = w * w;
+        const outBits = f64 ? new BigUint64Array(r.output.data.buffer) : new Uint32Array(r.output.data.buffer);
+        const src = (i: number) => Math.floor(i / oPlane) * plane + r.indices.data[i];
+        let nans = 0;
+        for (let i = 0; i < outBits.length; ++i) {
+          if (Number.isNaN(r.output.data[i])) nans += 1;
+          expect(outBits[i], `pool ${w}/${k}/${s} f64=${f64} [${i}]`).toBe(bits[src(i)]);
+        }
+        expect(nans).toBeGreaterThan(0);
+        const g = unpool.maxUnpool2dBackward(x, r.indices);
+        const gBits = f64 ? new BigUint64Array(g.data.buffer) : new Uint32Array(g.data.buffer);
+        for (let i = 0; i < gBits.length; ++i) expect(gBits[i]).toBe(bits[src(i)]);
+        if (k <= s) {  // no overlapping windows: each index written once
+          const y = unpool.maxUnpool2d(r.output, r.indices, { kernelSize: k, stride: s, outputSize: [w, w] });
+          const yBits = f64 ? new BigUint64Array(y.data.buffer) : new Uint32Array(y.data.buffer);
+          for (let i = 0; i < outBits.length; ++i) expect(yBits[src(i)]).toBe(outBits[i]);
+        }
+      }
+    }
+  });
+});
