@@ -477,6 +477,30 @@ describe('unusual but valid inputs', () => {
     expect(unpool.memoryUsage().inUseBytes).toBe(before);
   });
 
+  it('kernels and paddings near 2^31 on tiny inputs: every window is clipped to the input (no loop over 2^31 taps)', () => {
+    const K = 2 ** 31 - 1, P = 2 ** 30 - 1;
+    const x = { data: Float32Array.from([3, 1, 4, 1, 5, 9, 2, 6]), shape: [1, 1, 8] };
+    for (const opts of [{ kernelSize: K, padding: P }, { kernelSize: K, padding: P, stride: 1, ceilMode: true },
+      { kernelSize: 2 ** 20, padding: 2 ** 19, stride: 1 }]) {
+      const r = unpool.maxPool1d(x, opts);
+      expect(r.output.data.length).toBeGreaterThan(0);
+      expect(r.output.data.every((v) => v === 9)).toBe(true);  // each window holds the whole input
+      expect(Array.from(r.indices.data).every((i) => i === 5)).toBe(true);
+      const g = unpool.maxPool1dBackward({ data: new Float32Array(r.output.data.length).fill(1), shape: r.output.shape },
+        r.indices, { ...opts, inputShape: x.shape });
+      expect(Array.from(g.data)).toEqual([0, 0, 0, 0, 0, r.output.data.length, 0, 0]);
+    }
+    const x3 = { data: Float64Array.from({ length: 8 }, (_, i) => i), shape: [1, 1, 2, 2, 2] };
+    const r3 = unpool.maxPool3d(x3, { kernelSize: K, padding: P, stride: 1 });
+    expect(r3.output.shape).toEqual([1, 1, 2, 2, 2]);
+    expect(Array.from(r3.output.data)).toEqual(Array(8).fill(7));
+    const u = unpool.maxUnpool1d({ data: Float32Array.from([1, 2]), shape: [1, 2] }, { data: Int32Array.from([0, 2 ** 20]), shape: [1, 2] },
+      { kernelSize: 2 ** 20, stride: 1 });  // default size (2 - 1) * 1 + 2^20
+    expect(u.shape).toEqual([1, 2 ** 20 + 1]);
+    expect([u.data[0], u.data[2 ** 20]]).toEqual([1, 2]);
+    moduleStillWorks();
+  });
+
   it('a typed array subclass, own length/byteLength/constructor properties cannot change what is copied', () => {
     const p = pooled(2);
     const want = unpool.maxPool2d(p.x, { kernelSize: 2 });
