@@ -11,8 +11,9 @@ export default defineConfig({
   test: {
     include: ['tests/js/**/*.test.ts'],
     // huge.test.ts grows the module's heap past 2 GiB and reads
-    // process.env: Node only.
-    exclude: [...configDefaults.exclude, 'tests/js/huge.test.ts'],
+    // process.env: Node only. So are *.node.test.ts (e.g. ONNX Runtime Web's
+    // Node build).
+    exclude: [...configDefaults.exclude, 'tests/js/huge.test.ts', 'tests/js/**/*.node.test.ts'],
     browser: {
       enabled: true,
       headless: true,
