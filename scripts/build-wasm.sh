@@ -8,4 +8,4 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 if [ ! -f build/wasm/CMakeCache.txt ]; then
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-cmake --build build/wasm --target unpool_wasm -j"$(nproc)"
+cmake --build build/wasm --target unpool_wasm unpool_wasm_scalar -j"$(nproc)"

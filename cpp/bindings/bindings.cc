@@ -8,6 +8,7 @@
 // Messages of failed calls are kept in one string read with lastError(), so
 // a successful call returns no string.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <malloc.h>
 
 #include <array>
@@ -222,6 +223,157 @@ unpool::Status convert_indices(int32_t dims, int32_t layout,
       itype_of(from_type), ptr(src), static_cast<unpool::IndexFormat>(to),
       itype_of(to_type), ptr(dst), &last_error());
 }
+
+// ---- the fast path: plain exports over a parameter block ----------------------
+//
+// embind's value_object conversion costs ~3 us per call, more than a small
+// kernel. The TypeScript layer therefore writes the parameters of a call into
+// a block of doubles in the heap (allocated once, at load) and calls these
+// extern "C" exports, which take only integers and addresses. Slots of the
+// block (kSlot*): the params, up to two input shapes, and the results (an
+// output shape, or the unpool output ranges). Every number is an integer the
+// TS layer has checked; to_i64 maps anything else to a rejected value.
+namespace fast {
+
+constexpr int kParams = 0;    // 24 slots, see read_pool / read_unpool
+constexpr int kShapeA = 24;   // rank, dims[5]
+constexpr int kShapeB = 30;   // rank, dims[5]
+constexpr int kShapeOut = 36; // rank, dims[5]: written by the *_shape calls
+constexpr int kRange = 42;    // min[3], max[3]: written by unpool_output_range
+constexpr int kSlots = 48;
+
+// Slot 22: unpool::Layout as its enum value (the core rejects unknown ones).
+unpool::Layout read_layout(const double* s) {
+  return static_cast<unpool::Layout>(static_cast<int32_t>(to_i64(s[kParams + 22])));
+}
+
+unpool::SizeArg read_size(const double* s) {
+  unpool::SizeArg out;
+  out.count = static_cast<int32_t>(to_i64(s[0]));
+  out.list = s[1] != 0;
+  for (int i = 0; i < unpool::kMaxSpatialDims; ++i) out.values[i] = to_i64(s[2 + i]);
+  return out;
+}
+
+// dims, ceilMode, kernel[5], stride[5], padding[5], dilation[5], layout
+unpool::PoolParams read_pool(const double* s) {
+  unpool::PoolParams p;
+  p.dims = static_cast<int32_t>(to_i64(s[kParams + 0]));
+  p.ceil_mode = s[kParams + 1] != 0;
+  p.kernel = read_size(s + kParams + 2);
+  p.stride = read_size(s + kParams + 7);
+  p.padding = read_size(s + kParams + 12);
+  p.dilation = read_size(s + kParams + 17);
+  p.layout = read_layout(s);
+  return p;
+}
+
+// dims, outputSizeCount, kernel[5], stride[5], padding[5], outputSize[5], layout
+unpool::UnpoolParams read_unpool(const double* s) {
+  unpool::UnpoolParams p;
+  p.dims = static_cast<int32_t>(to_i64(s[kParams + 0]));
+  p.output_size_count = static_cast<int32_t>(to_i64(s[kParams + 1]));
+  p.kernel = read_size(s + kParams + 2);
+  p.stride = read_size(s + kParams + 7);
+  p.padding = read_size(s + kParams + 12);
+  for (int i = 0; i < unpool::kMaxRank; ++i) p.output_size[i] = to_i64(s[kParams + 17 + i]);
+  p.layout = read_layout(s);
+  return p;
+}
+
+unpool::Shape read_shape(const double* s) {
+  unpool::Shape out;
+  out.rank = static_cast<int32_t>(to_i64(s[0]));
+  if (out.rank < 0 || out.rank > unpool::kMaxRank) out.rank = unpool::kMaxRank + 1;
+  for (int i = 0; i < unpool::kMaxRank; ++i) out.dims[i] = to_i64(s[1 + i]);
+  return out;
+}
+
+void write_shape(const unpool::Shape& shape, double* s) {
+  s[0] = shape.rank;
+  for (int i = 0; i < unpool::kMaxRank; ++i) s[1 + i] = static_cast<double>(shape.dims[i]);
+}
+
+int32_t code(unpool::Status s) { return static_cast<int32_t>(s); }
+
+}  // namespace fast
+
+}  // namespace
+
+extern "C" {
+
+// The size of the parameter block, in doubles.
+EMSCRIPTEN_KEEPALIVE int32_t unpool_param_slots() { return fast::kSlots; }
+
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_pool_shape(double* s) {
+  unpool::Shape out;
+  const unpool::Status st = unpool::max_pool_shape(
+      fast::read_pool(s), fast::read_shape(s + fast::kShapeA), &out, &last_error());
+  fast::write_shape(out, s + fast::kShapeOut);
+  return fast::code(st);
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_pool(double* s, int32_t dtype, uintptr_t x,
+                                             uintptr_t y, int32_t index_type,
+                                             uintptr_t indices) {
+  return fast::code(unpool::max_pool(fast::read_pool(s), fast::read_shape(s + fast::kShapeA),
+                                     dtype_of(dtype), ptr(x), ptr(y), itype_of(index_type),
+                                     ptr(indices), &last_error()));
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool_shape(double* s) {
+  unpool::Shape out;
+  const unpool::Status st = unpool::max_unpool_shape(
+      fast::read_unpool(s), fast::read_shape(s + fast::kShapeA), &out, &last_error());
+  fast::write_shape(out, s + fast::kShapeOut);
+  return fast::code(st);
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool_output_range(double* s) {
+  unpool::SizeRange ranges[unpool::kMaxSpatialDims];
+  const unpool::Status st = unpool::max_unpool_output_range(
+      fast::read_unpool(s), fast::read_shape(s + fast::kShapeA), ranges, &last_error());
+  for (int i = 0; i < unpool::kMaxSpatialDims; ++i) {
+    s[fast::kRange + i] = static_cast<double>(ranges[i].min);
+    s[fast::kRange + 3 + i] = static_cast<double>(ranges[i].max);
+  }
+  return fast::code(st);
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool(double* s, int32_t dtype, uintptr_t x,
+                                               int32_t index_type, uintptr_t indices,
+                                               uintptr_t y) {
+  return fast::code(unpool::max_unpool(fast::read_unpool(s), fast::read_shape(s + fast::kShapeA),
+                                       dtype_of(dtype), ptr(x), itype_of(index_type),
+                                       ptr(indices), ptr(y), &last_error()));
+}
+
+// Shape A: the pool's input shape; shape B: the pooled (grad output) shape.
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_pool_backward(double* s, int32_t dtype,
+                                                      uintptr_t grad_output,
+                                                      int32_t index_type, uintptr_t indices,
+                                                      uintptr_t grad_input) {
+  return fast::code(unpool::max_pool_backward(
+      fast::read_pool(s), fast::read_shape(s + fast::kShapeA),
+      fast::read_shape(s + fast::kShapeB), dtype_of(dtype), ptr(grad_output),
+      itype_of(index_type), ptr(indices), ptr(grad_input), &last_error()));
+}
+
+// Params slot 0: dims, slot 22: layout. Shape A: grad output; shape B: indices.
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool_backward(double* s, int32_t dtype,
+                                                        uintptr_t grad_output,
+                                                        int32_t index_type, uintptr_t indices,
+                                                        uintptr_t grad_input) {
+  return fast::code(unpool::max_unpool_backward(
+      static_cast<int32_t>(to_i64(s[fast::kParams])), fast::read_layout(s),
+      fast::read_shape(s + fast::kShapeA), fast::read_shape(s + fast::kShapeB),
+      dtype_of(dtype), ptr(grad_output), itype_of(index_type), ptr(indices),
+      ptr(grad_input), &last_error()));
+}
+
+}  // extern "C"
+
+namespace {
 
 // Hands the message over and releases its storage, so that a failed call
 // leaves the heap as it found it (the leak tests check inUseBytes).
