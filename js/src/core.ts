@@ -187,7 +187,7 @@ export class HeapBlock {
     const offsets: number[] = [];
     for (const b of bytes) {
       offsets.push(total);
-      total += Math.ceil(b / 16) * 16;
+      total += Math.ceil(b / 8) * 8;
     }
     const rt = current;
     if (rt !== undefined && rt.m === m && !rt.arenaBusy && total <= ARENA_BYTES) {

@@ -10,9 +10,30 @@
 //   a kernel < 1, an index out of range or an outputSize outside its range.
 import {
   maxPoolBackwardNd, MaxPoolBackwardOptions, maxPoolNd, MaxPoolOptions, MaxPoolResult,
+  ResidentMaxPoolResult,
   MaxUnpoolBackwardOptions, maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions, maxUnpoolOutputRangeNd, SizeRange,
 } from './ops.js';
-import type { FloatArray, IndexArray, Tensor, TensorLike } from './tensor.js';
+import type { FloatInput, IndexInput, WasmTensor } from './resident.js';
+import type { FloatArray, IndexArray, Tensor } from './tensor.js';
+
+/** The index array type `indexType` selects (Int32Array by default). */
+export type IndexArrayOf<O> =
+    O extends { indexType: 'int64' } ? BigInt64Array :
+    O extends { indexType?: 'int32' | undefined } ? Int32Array : IndexArray;
+
+/**
+ * What a pool returns for options `O`: resident tensors with `resident:
+ * true`, copies without (either, when `resident` is only known as a boolean).
+ */
+export type MaxPoolReturn<T extends FloatArray, O> =
+    O extends { resident: true } ? ResidentMaxPoolResult<T, IndexArrayOf<O>> :
+    O extends { resident?: false | undefined } ? MaxPoolResult<T, IndexArrayOf<O>> :
+    MaxPoolResult<T, IndexArrayOf<O>> | ResidentMaxPoolResult<T, IndexArrayOf<O>>;
+
+/** What the other ops return for options `O`: a WasmTensor with `resident: true`. */
+export type ResultFor<T extends FloatArray, O> =
+    O extends { resident: true } ? WasmTensor<T> :
+    O extends { resident?: false | undefined } ? Tensor<T> : Tensor<T> | WasmTensor<T>;
 
 /**
  * 1d max pooling with argmax indices, as `torch.nn.functional.max_pool1d(...,
@@ -25,14 +46,9 @@ import type { FloatArray, IndexArray, Tensor, TensorLike } from './tensor.js';
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64')
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function maxPool1d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions & { indexType: 'int64' }): MaxPoolResult<T, BigInt64Array>;
-export function maxPool1d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions & { indexType?: 'int32' }): MaxPoolResult<T, Int32Array>;
-export function maxPool1d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions): MaxPoolResult<T, IndexArray>;
-export function maxPool1d(x: TensorLike<FloatArray>, options: MaxPoolOptions): MaxPoolResult {
-  return maxPoolNd(1, x, options);
+export function maxPool1d<T extends FloatArray, const O extends MaxPoolOptions>(
+    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+  return maxPoolNd(1, x, options) as MaxPoolReturn<T, O>;
 }
 
 /**
@@ -47,9 +63,9 @@ export function maxPool1d(x: TensorLike<FloatArray>, options: MaxPoolOptions): M
  *   ignored as in PyTorch) or, for unbatched input, by C (2 entries)
  * @returns the unpooled tensor, dtype of x
  */
-export function maxUnpool1d<T extends FloatArray>(
-    x: TensorLike<T>, indices: TensorLike<IndexArray>, options: MaxUnpoolOptions): Tensor<T> {
-  return maxUnpoolNd(1, x, indices, options) as Tensor<T>;
+export function maxUnpool1d<T extends FloatArray, const O extends MaxUnpoolOptions>(
+    x: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+  return maxUnpoolNd(1, x, indices, options) as ResultFor<T, O>;
 }
 
 /**
@@ -63,10 +79,10 @@ export function maxUnpool1d<T extends FloatArray>(
  * @param options - inputShape (required), and optionally the pool's geometry
  * @returns the gradient of the input, shape `inputShape`, dtype of gradOutput
  */
-export function maxPool1dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
-    options: MaxPoolBackwardOptions): Tensor<T> {
-  return maxPoolBackwardNd(1, gradOutput, indices, options) as Tensor<T>;
+export function maxPool1dBackward<T extends FloatArray,
+                                  const O extends MaxPoolBackwardOptions>(
+    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+  return maxPoolBackwardNd(1, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
 /**
@@ -78,10 +94,10 @@ export function maxPool1dBackward<T extends FloatArray>(
  * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
-export function maxUnpool1dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
-    options?: MaxUnpoolBackwardOptions): Tensor<T> {
-  return maxUnpoolBackwardNd(1, gradOutput, indices, options) as Tensor<T>;
+export function maxUnpool1dBackward<T extends FloatArray,
+                                    const O extends MaxUnpoolBackwardOptions = {}>(
+    gradOutput: FloatInput<T>, indices: IndexInput, options?: O): ResultFor<T, O> {
+  return maxUnpoolBackwardNd(1, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
 /**
@@ -95,14 +111,9 @@ export function maxUnpool1dBackward<T extends FloatArray>(
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64')
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function maxPool2d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions & { indexType: 'int64' }): MaxPoolResult<T, BigInt64Array>;
-export function maxPool2d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions & { indexType?: 'int32' }): MaxPoolResult<T, Int32Array>;
-export function maxPool2d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions): MaxPoolResult<T, IndexArray>;
-export function maxPool2d(x: TensorLike<FloatArray>, options: MaxPoolOptions): MaxPoolResult {
-  return maxPoolNd(2, x, options);
+export function maxPool2d<T extends FloatArray, const O extends MaxPoolOptions>(
+    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+  return maxPoolNd(2, x, options) as MaxPoolReturn<T, O>;
 }
 
 /**
@@ -117,9 +128,9 @@ export function maxPool2d(x: TensorLike<FloatArray>, options: MaxPoolOptions): M
  *   ignored as in PyTorch) or, for unbatched input, by C (3 entries)
  * @returns the unpooled tensor, dtype of x
  */
-export function maxUnpool2d<T extends FloatArray>(
-    x: TensorLike<T>, indices: TensorLike<IndexArray>, options: MaxUnpoolOptions): Tensor<T> {
-  return maxUnpoolNd(2, x, indices, options) as Tensor<T>;
+export function maxUnpool2d<T extends FloatArray, const O extends MaxUnpoolOptions>(
+    x: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+  return maxUnpoolNd(2, x, indices, options) as ResultFor<T, O>;
 }
 
 /**
@@ -133,10 +144,10 @@ export function maxUnpool2d<T extends FloatArray>(
  * @param options - inputShape (required), and optionally the pool's geometry
  * @returns the gradient of the input, shape `inputShape`, dtype of gradOutput
  */
-export function maxPool2dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
-    options: MaxPoolBackwardOptions): Tensor<T> {
-  return maxPoolBackwardNd(2, gradOutput, indices, options) as Tensor<T>;
+export function maxPool2dBackward<T extends FloatArray,
+                                  const O extends MaxPoolBackwardOptions>(
+    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+  return maxPoolBackwardNd(2, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
 /**
@@ -148,10 +159,10 @@ export function maxPool2dBackward<T extends FloatArray>(
  * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
-export function maxUnpool2dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
-    options?: MaxUnpoolBackwardOptions): Tensor<T> {
-  return maxUnpoolBackwardNd(2, gradOutput, indices, options) as Tensor<T>;
+export function maxUnpool2dBackward<T extends FloatArray,
+                                    const O extends MaxUnpoolBackwardOptions = {}>(
+    gradOutput: FloatInput<T>, indices: IndexInput, options?: O): ResultFor<T, O> {
+  return maxUnpoolBackwardNd(2, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
 /**
@@ -165,14 +176,9 @@ export function maxUnpool2dBackward<T extends FloatArray>(
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64')
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function maxPool3d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions & { indexType: 'int64' }): MaxPoolResult<T, BigInt64Array>;
-export function maxPool3d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions & { indexType?: 'int32' }): MaxPoolResult<T, Int32Array>;
-export function maxPool3d<T extends FloatArray>(
-    x: TensorLike<T>, options: MaxPoolOptions): MaxPoolResult<T, IndexArray>;
-export function maxPool3d(x: TensorLike<FloatArray>, options: MaxPoolOptions): MaxPoolResult {
-  return maxPoolNd(3, x, options);
+export function maxPool3d<T extends FloatArray, const O extends MaxPoolOptions>(
+    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+  return maxPoolNd(3, x, options) as MaxPoolReturn<T, O>;
 }
 
 /**
@@ -187,9 +193,9 @@ export function maxPool3d(x: TensorLike<FloatArray>, options: MaxPoolOptions): M
  *   ignored as in PyTorch) or, for unbatched input, by C (4 entries)
  * @returns the unpooled tensor, dtype of x
  */
-export function maxUnpool3d<T extends FloatArray>(
-    x: TensorLike<T>, indices: TensorLike<IndexArray>, options: MaxUnpoolOptions): Tensor<T> {
-  return maxUnpoolNd(3, x, indices, options) as Tensor<T>;
+export function maxUnpool3d<T extends FloatArray, const O extends MaxUnpoolOptions>(
+    x: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+  return maxUnpoolNd(3, x, indices, options) as ResultFor<T, O>;
 }
 
 /**
@@ -203,10 +209,10 @@ export function maxUnpool3d<T extends FloatArray>(
  * @param options - inputShape (required), and optionally the pool's geometry
  * @returns the gradient of the input, shape `inputShape`, dtype of gradOutput
  */
-export function maxPool3dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
-    options: MaxPoolBackwardOptions): Tensor<T> {
-  return maxPoolBackwardNd(3, gradOutput, indices, options) as Tensor<T>;
+export function maxPool3dBackward<T extends FloatArray,
+                                  const O extends MaxPoolBackwardOptions>(
+    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+  return maxPoolBackwardNd(3, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
 /**
@@ -218,10 +224,10 @@ export function maxPool3dBackward<T extends FloatArray>(
  * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
-export function maxUnpool3dBackward<T extends FloatArray>(
-    gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
-    options?: MaxUnpoolBackwardOptions): Tensor<T> {
-  return maxUnpoolBackwardNd(3, gradOutput, indices, options) as Tensor<T>;
+export function maxUnpool3dBackward<T extends FloatArray,
+                                    const O extends MaxUnpoolBackwardOptions = {}>(
+    gradOutput: FloatInput<T>, indices: IndexInput, options?: O): ResultFor<T, O> {
+  return maxUnpoolBackwardNd(3, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
 /**

@@ -13,14 +13,16 @@
  */
 import { wasm } from './loader.js';
 
-export { init, isReady } from './loader.js';
-export type { InitOptions } from './loader.js';
+export { backendInfo, init, isReady } from './loader.js';
+export type { BackendInfo, InitOptions } from './loader.js';
+export { uploadTensor, WasmTensor } from './resident.js';
+export type { DType, DTypeOf, FloatInput, IndexInput } from './resident.js';
 export * from './functional.js';
 export { MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules.js';
 export type { MaxPoolModuleOptions, MaxUnpoolModuleOptions } from './modules.js';
 export type {
   MaxPoolBackwardOptions, MaxPoolOptions, MaxPoolResult, MaxUnpoolBackwardOptions,
-  MaxUnpoolOptions, SizeRange,
+  MaxUnpoolOptions, ResidentMaxPoolResult, SizeRange,
 } from './ops.js';
 export { convertIndices, outputSizeRange } from './interop.js';
 export type {
@@ -37,7 +39,8 @@ export interface MemoryUsage {
   /** Bytes the module's allocator has taken from its linear memory. */
   heapBytes: number;
   /** Bytes allocated now. Every call frees what it allocated, so this returns
-   * to its previous value after each call, failed ones included. */
+   * to its previous value after each call, failed ones included (resident
+   * tensors hold their bytes until dispose()). */
   inUseBytes: number;
 }
 

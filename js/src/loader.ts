@@ -6,19 +6,50 @@
 // worker only, so the bytes are read here and handed over as `wasmBinary`.
 import createUnpoolModule from './unpool.mjs';
 import type { UnpoolWasmModule } from './unpool.mjs';
+import { attachRuntime } from './core.js';
 
-/** Where the `.wasm` comes from; both fields are optional. */
+/** Where the `.wasm` comes from, and which build; every field is optional. */
 export interface InitOptions {
   /**
-   * Maps the file name `unpool.wasm` to the URL (browser) or path / file URL
-   * (Node.js) to load it from, like Emscripten's `locateFile`.
+   * Which build to load: the SIMD one (`unpool.wasm`, `-msimd128`) or the
+   * scalar fallback (`unpool-scalar.wasm`). By default SIMD when the engine
+   * validates a tiny SIMD module, else scalar. `false` forces scalar (for
+   * tests and comparisons); `true` forces SIMD (loading fails without it).
+   */
+  simd?: boolean;
+  /**
+   * Maps the file name (`unpool.wasm`, or `unpool-scalar.wasm` for the scalar
+   * build) to the URL (browser) or path / file URL (Node.js) to load it from,
+   * like Emscripten's `locateFile`.
    */
   locateFile?: (path: string, prefix: string) => string;
-  /** The module's bytes, when the caller has them already. */
+  /** The module's bytes (of the build `simd` selects), when the caller has them already. */
   wasmBinary?: ArrayBuffer | Uint8Array;
 }
 
+/** Which build is loaded. */
+export interface BackendInfo {
+  /** True for the WebAssembly SIMD build, false for the scalar fallback. */
+  simd: boolean;
+}
+
 let loaded: UnpoolWasmModule | undefined;
+let loadedInfo: BackendInfo | undefined;
+
+// (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)), as
+// wasm-feature-detect checks SIMD.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253,
+  15, 253, 98, 11]);
+
+/** Whether this engine runs WebAssembly SIMD (fixed-width, 128-bit). */
+export function simdSupported(): boolean {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
 let loading: Promise<UnpoolWasmModule> | undefined;
 
 interface NodeProcess {
@@ -49,19 +80,30 @@ async function readNodeBinary(location: string | URL): Promise<Uint8Array> {
 }
 
 async function load(options: InitOptions): Promise<UnpoolWasmModule> {
-  const defaultUrl = new URL('./unpool.wasm', import.meta.url);
+  if (options.simd !== undefined && typeof options.simd !== 'boolean') {
+    throw new TypeError(`init: simd=${String(options.simd)} must be a boolean`);
+  }
+  const simd = options.simd ?? simdSupported();
+  // Both URLs are written out so that bundlers emit both files as assets.
+  const defaultUrl = simd ? new URL('./unpool.wasm', import.meta.url)
+                          : new URL('./unpool-scalar.wasm', import.meta.url);
+  const file = simd ? 'unpool.wasm' : 'unpool-scalar.wasm';
   const locate = options.locateFile;
   let wasmBinary = options.wasmBinary;
   if (wasmBinary === undefined && isNode()) {
     // Not new URL('./', import.meta.url): bundlers would inline that as an asset.
     const prefix = defaultUrl.href.slice(0, defaultUrl.href.lastIndexOf('/') + 1);
-    wasmBinary = await readNodeBinary(locate ? locate('unpool.wasm', prefix) : defaultUrl);
+    wasmBinary = await readNodeBinary(locate ? locate(file, prefix) : defaultUrl);
   }
-  return createUnpoolModule({
+  // One glue serves both builds (scripts/build.sh checks they are the same).
+  const m = await createUnpoolModule({
     ...(wasmBinary !== undefined ? { wasmBinary } : {}),
     locateFile: (path: string, prefix: string) =>
-      locate ? locate(path, prefix) : defaultUrl.href,
+      locate ? locate(path === 'unpool.wasm' ? file : path, prefix) : defaultUrl.href,
   });
+  attachRuntime(m);
+  loadedInfo = { simd };
+  return m;
 }
 
 /**
@@ -87,6 +129,15 @@ export function init(options: InitOptions = {}): Promise<void> {
       });
   }
   return loading.then(() => undefined);
+}
+
+/**
+ * Which build `init()` loaded: `{ simd: true }` for the WebAssembly SIMD
+ * build, `{ simd: false }` for the scalar fallback. Throws before `init()`.
+ */
+export function backendInfo(): BackendInfo {
+  wasm('backendInfo');
+  return { ...loadedInfo! };
 }
 
 /** True once `init()` has finished and the functions can be called. */

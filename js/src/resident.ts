@@ -1,0 +1,164 @@
+// Tensors that live in the WebAssembly module's memory (tfjs-style), so that
+// chained calls (pool -> unpool -> ...) copy only at their ends.
+//
+// A WasmTensor holds the heap address of its block, never a typed-array view
+// (memory growth detaches every view): each read takes a fresh view. It owns
+// its block until dispose(); after that every use throws, so freed memory is
+// never read.
+import type { UnpoolWasmModule } from './unpool.mjs';
+import { heapMalloc } from './core.js';
+import { wasm } from './loader.js';
+import {
+  checkTensor, describe, FloatArray, IndexArray, numel, Tensor, TensorData, TensorLike, UnpoolError,
+} from './tensor.js';
+
+/** Element type names of tensors. */
+export type DType = 'float32' | 'float64' | 'int32' | 'int64';
+
+/** The DType of a typed array type. */
+export type DTypeOf<T extends TensorData> =
+    T extends Float32Array ? 'float32' : T extends Float64Array ? 'float64' :
+    T extends Int32Array ? 'int32' : T extends BigInt64Array ? 'int64' : DType;
+
+type ArrayCtor = { new (buffer: ArrayBufferLike, offset: number, length: number): TensorData;
+                   new (length: number): TensorData; BYTES_PER_ELEMENT: number };
+
+const CTORS: Record<DType, ArrayCtor> = {
+  float32: Float32Array as unknown as ArrayCtor,
+  float64: Float64Array as unknown as ArrayCtor,
+  int32: Int32Array as unknown as ArrayCtor,
+  int64: BigInt64Array as unknown as ArrayCtor,
+};
+
+export function dtypeOf(data: TensorData): DType {
+  if (data instanceof Float32Array) return 'float32';
+  if (data instanceof Float64Array) return 'float64';
+  if (data instanceof Int32Array) return 'int32';
+  return 'int64';
+}
+
+/** Only this module may construct WasmTensors. */
+const TOKEN = Symbol('WasmTensor');
+
+/**
+ * A tensor in the module's memory: the `resident: true` result of every op,
+ * or `uploadTensor(t)`. Every op accepts it wherever it takes a tensor, and
+ * reads it in place (no copy). Its memory is the caller's to free with
+ * `dispose()`; it is not garbage-collected.
+ *
+ * @example
+ * const { output, indices } = maxPool2d(x, { kernelSize: 2, resident: true });
+ * const y = maxUnpool2d(output, indices, { kernelSize: 2 });  // no copies in
+ * output.dispose(); indices.dispose();
+ */
+export class WasmTensor<T extends TensorData = TensorData> {
+  /** The shape (a frozen copy). */
+  readonly shape: readonly number[];
+  /** The element type. */
+  readonly dtype: DTypeOf<T>;
+  /** Number of elements. */
+  readonly size: number;
+  private address: number;
+  private readonly module: UnpoolWasmModule;
+
+  /** @internal Use uploadTensor() or an op's `resident: true`. */
+  constructor(token: symbol, module: UnpoolWasmModule, address: number, dtype: DType,
+              shape: readonly number[]) {
+    if (token !== TOKEN) {
+      throw new TypeError('WasmTensor: use uploadTensor() or an op with resident: true');
+    }
+    this.module = module;
+    this.address = address;
+    this.dtype = dtype as DTypeOf<T>;
+    this.shape = Object.freeze(shape.slice());
+    this.size = numel(shape);
+  }
+
+  /** True once dispose() has run. */
+  get isDisposed(): boolean {
+    return this.address === 0;
+  }
+
+  /** Bytes of module memory the tensor holds (0 after dispose()). */
+  get byteLength(): number {
+    return this.address === 0 ? 0 : this.size * CTORS[this.dtype].BYTES_PER_ELEMENT;
+  }
+
+  /** A copy of the data as a fresh typed array (Float32Array for 'float32', ...). */
+  toArray(): T {
+    const view = this.view('toArray');
+    return view.slice() as T;
+  }
+
+  /** A copy as a plain `{ data, shape }` tensor. */
+  read(): Tensor<T> {
+    return { data: this.toArray(), shape: this.shape.slice() };
+  }
+
+  /** Frees the module memory. Idempotent; every later use throws. */
+  dispose(): void {
+    if (this.address === 0) return;
+    this.module._free(this.address);
+    this.address = 0;
+  }
+
+  private view(what: string): T {
+    if (this.address === 0) {
+      throw new Error(`WasmTensor.${what}: the tensor was disposed`);
+    }
+    return new CTORS[this.dtype](this.module.HEAPU8.buffer, this.address, this.size) as T;
+  }
+}
+
+/** A value-tensor argument that may be resident. */
+export type FloatInput<T extends FloatArray = FloatArray> = TensorLike<T> | WasmTensor<T>;
+/** An index-tensor argument that may be resident. */
+export type IndexInput<I extends IndexArray = IndexArray> = TensorLike<I> | WasmTensor<I>;
+
+/**
+ * Allocates an uninitialised resident tensor. Throws an UnpoolError
+ * ('out_of_memory') when the module cannot allocate it.
+ */
+export function allocTensor(m: UnpoolWasmModule, fn: string, dtype: DType,
+                            shape: readonly number[]): WasmTensor {
+  const bytes = numel(shape) * CTORS[dtype].BYTES_PER_ELEMENT;
+  const address = heapMalloc(m, bytes);
+  if (address === 0) {
+    throw new UnpoolError(`${fn}: the WebAssembly module cannot allocate ${bytes} bytes ` +
+        `for a resident tensor (its heap is limited to 4 GiB)`, 'out_of_memory');
+  }
+  return new WasmTensor(TOKEN, m, address, dtype, shape);
+}
+
+/** The heap address of a live resident tensor (an error naming `fn` once disposed). */
+export function addressOf(fn: string, name: string, t: WasmTensor): number {
+  const address = (t as unknown as { address: number }).address;
+  if (address === 0) {
+    throw new TypeError(`${fn}: ${name} is a WasmTensor that was disposed`);
+  }
+  return address;
+}
+
+/**
+ * Copies a tensor into the module's memory, for chained calls that should
+ * not copy it again. Dispose it when done.
+ */
+export function uploadTensor<T extends TensorData>(t: TensorLike<T>): WasmTensor<T> {
+  const fn = 'uploadTensor';
+  const m = wasm(fn);
+  if (t instanceof WasmTensor) {
+    throw new TypeError(`${fn}: t is already a WasmTensor`);
+  }
+  if (t === null || typeof t !== 'object') {
+    throw new TypeError(`${fn}: t must be a tensor { data, shape }, got ${describe(t)}`);
+  }
+  const tag = Object.prototype.toString.call((t as { data?: unknown }).data);
+  const isFloat = tag === '[object Float32Array]' || tag === '[object Float64Array]';
+  const checked = checkTensor(fn, 't', t, isFloat ? 'float' : 'index');
+  const r = allocTensor(m, fn, dtypeOf(checked.data), checked.shape);
+  const address = addressOf(fn, 't', r);
+  const Ctor = checked.data.constructor as ArrayCtor;
+  (new Ctor(m.HEAPU8.buffer, address, checked.data.length) as { set(a: TensorData): void })
+      .set(checked.data);
+  return r as WasmTensor<T>;
+}
