@@ -2,12 +2,18 @@
 // Playwright; nothing downloads a browser): the same tests/js suites, so the
 // browser loading path (new URL('./unpool.wasm', import.meta.url) + fetch)
 // is proven too.
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
+  // examples/pool-worker.mjs imports the package by its name, as an app
+  // would; here that is the built package in dist/.
+  resolve: {
+    alias: [{ find: /^unpool$/, replacement: fileURLToPath(new URL('./dist/index.js', import.meta.url)) }],
+  },
   test: {
     include: ['tests/js/**/*.test.ts'],
     // huge.test.ts grows the module's heap past 2 GiB and reads
