@@ -67,9 +67,17 @@ void argmaxpool_row__scalar(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   argmaxpool_cols__scalar(x, r, 0, r.out_width, y, idx);
 }
 
-// kernel 2, stride 2, dilation 1 along W (the common 2x2 pool): interior
-// columns read the pair (2 ow - pad, 2 ow - pad + 1) of each row, with no
-// tap loop and no clipping; the edges go to argmaxpool_cols__scalar. Tap
+// Any geometry: the interior columns tap by tap, in the scalar kernel's tap
+// order (rows, then columns), each tap one straight loop over the output
+// columns that updates y and idx in place, so compilers if-convert and
+// vectorise it. The edges go to argmaxpool_cols__scalar.
+template <typename T, typename I>
+void argmaxpool_row__scalar_taps(const T* x, const ArgmaxRow& r, T* y, I* idx);
+
+// kernel 2, stride 2, dilation 1 along W with two window rows (the common
+// 2d 2x2 pool): interior columns read the pairs (2 ow - pad, 2 ow - pad + 1)
+// of both rows, four taps fused; other geometries go to
+// argmaxpool_row__scalar_taps, the edges to argmaxpool_cols__scalar. Tap
 // (rows[0], 2 ow - pad) is the scalar kernel's initial position, so taking
 // it unconditionally gives its bits (a -inf there keeps -inf and the index).
 template <typename T, typename I>
@@ -92,7 +100,7 @@ inline void interior_columns(const ArgmaxRow& r, int64_t overread,
   *end = hi;
 }
 
-namespace internal {
+namespace detail {
 
 // One tap of the PyTorch rule without a branch. Offsets are kept in I: a
 // select of an int64 beside a float defeats both if-conversion and
@@ -104,51 +112,72 @@ inline void take(T v, I i, T* best, I* best_i) {
   *best_i = t ? i : *best_i;
 }
 
-}  // namespace internal
+}  // namespace detail
+
+template <typename T, typename I>
+void argmaxpool_row__scalar_taps(const T* x, const ArgmaxRow& r, T* __restrict y,
+                                 I* __restrict idx) {
+  int64_t begin, end;
+  interior_columns(r, 0, &begin, &end);
+  if (r.nrows == 0 || begin >= end) {
+    argmaxpool_cols__scalar(x, r, 0, r.out_width, y, idx);
+    return;
+  }
+  argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
+  const int64_t s = r.stride;
+  for (int64_t k = 0; k < r.nrows; ++k) {
+    const T* row = x + r.rows[k];
+    for (int64_t j = 0; j < r.kernel; ++j) {
+      // Tap j of output ow reads column ow * s + shift; every offset here is
+      // a valid input offset, so it fits I.
+      const int64_t shift = j * r.dilation - r.pad;
+      const I base = static_cast<I>(r.rows[k] + shift);
+      if (k == 0 && j == 0) {  // the scalar kernel's initial position
+        for (int64_t ow = begin; ow < end; ++ow) {
+          y[ow] = row[ow * s + shift];
+          idx[ow] = static_cast<I>(base + static_cast<I>(ow * s));
+        }
+        continue;
+      }
+      for (int64_t ow = begin; ow < end; ++ow) {
+        T best = y[ow];
+        I best_i = idx[ow];
+        detail::take(row[ow * s + shift], static_cast<I>(base + static_cast<I>(ow * s)), &best,
+                       &best_i);
+        y[ow] = best;
+        idx[ow] = best_i;
+      }
+    }
+  }
+  argmaxpool_cols__scalar(x, r, end, r.out_width, y, idx);
+}
 
 template <typename T, typename I>
 void argmaxpool_row__scalar_k2s2(const T* x, const ArgmaxRow& r, T* __restrict y,
                                  I* __restrict idx) {
-  if (r.kernel != 2 || r.stride != 2 || r.dilation != 1 || r.nrows == 0) {
-    argmaxpool_row__scalar(x, r, y, idx);
+  if (r.kernel != 2 || r.stride != 2 || r.dilation != 1 || r.nrows != 2) {
+    argmaxpool_row__scalar_taps(x, r, y, idx);
     return;
   }
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
   argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
-  // Every offset below is a valid input offset, so it fits I.
+  // A fixed 2x2 window (2d interior rows): four taps fused. Every offset
+  // below is a valid input offset, so it fits I.
   const T* row0 = x + r.rows[0];
+  const T* row1 = x + r.rows[1];
   const I off0 = static_cast<I>(r.rows[0] - r.pad);
-  if (r.nrows == 2) {  // 2d interior: a fixed 2x2 window, vectorisable
-    const T* row1 = x + r.rows[1];
-    const I off1 = static_cast<I>(r.rows[1] - r.pad);
-    for (int64_t ow = begin; ow < end; ++ow) {
-      const int64_t w = 2 * ow - r.pad;
-      const I c = static_cast<I>(2 * ow);
-      T best = row0[w];
-      I best_i = off0 + c;
-      internal::take(row0[w + 1], static_cast<I>(off0 + c + 1), &best, &best_i);
-      internal::take(row1[w], static_cast<I>(off1 + c), &best, &best_i);
-      internal::take(row1[w + 1], static_cast<I>(off1 + c + 1), &best, &best_i);
-      y[ow] = best;
-      idx[ow] = best_i;
-    }
-  } else {
-    for (int64_t ow = begin; ow < end; ++ow) {
-      const int64_t w = 2 * ow - r.pad;
-      const I c = static_cast<I>(2 * ow);
-      T best = row0[w];
-      I best_i = off0 + c;
-      internal::take(row0[w + 1], static_cast<I>(off0 + c + 1), &best, &best_i);
-      for (int64_t k = 1; k < r.nrows; ++k) {
-        const T* row = x + r.rows[k];
-        const I off = static_cast<I>(r.rows[k] - r.pad);
-        internal::take(row[w], static_cast<I>(off + c), &best, &best_i);
-        internal::take(row[w + 1], static_cast<I>(off + c + 1), &best, &best_i);
-      }
-      y[ow] = best;
-      idx[ow] = best_i;
-    }
+  const I off1 = static_cast<I>(r.rows[1] - r.pad);
+  for (int64_t ow = begin; ow < end; ++ow) {
+    const int64_t w = 2 * ow - r.pad;
+    const I c = static_cast<I>(2 * ow);
+    T best = row0[w];
+    I best_i = off0 + c;
+    detail::take(row0[w + 1], static_cast<I>(off0 + c + 1), &best, &best_i);
+    detail::take(row1[w], static_cast<I>(off1 + c), &best, &best_i);
+    detail::take(row1[w + 1], static_cast<I>(off1 + c + 1), &best, &best_i);
+    y[ow] = best;
+    idx[ow] = best_i;
   }
   argmaxpool_cols__scalar(x, r, end, r.out_width, y, idx);
 }
