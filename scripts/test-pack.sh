@@ -20,7 +20,8 @@ tarball=$(npm pack --silent --pack-destination "$work" | tail -n1)
 tarball="$work/$tarball"
 listing=$(tar -tzf "$tarball")
 for f in package/package.json package/README.md package/dist/index.js package/dist/index.d.ts \
-         package/dist/unpool.mjs package/dist/unpool.d.mts package/dist/unpool.wasm; do
+         package/dist/unpool.mjs package/dist/unpool.d.mts package/dist/unpool.wasm \
+         package/dist/unpool-scalar.wasm; do
   grep -qx "$f" <<<"$listing" || { echo "test-pack: $f missing from the tarball" >&2; exit 1; }
 done
 if grep -qvE '^package/(package\.json|README\.md|LICENSE|dist/[A-Za-z0-9_.-]+)$' <<<"$listing"; then
@@ -54,9 +55,10 @@ cat >"$app/vite.config.js" <<'JS'
 export default { logLevel: 'warn', build: { target: 'es2022', outDir: 'dist', emptyOutDir: true } };
 JS
 (cd "$app" && node "$repo/node_modules/vite/bin/vite.js" build)
+# Two: the SIMD build and the scalar fallback the loader picks without SIMD.
 wasm_assets=$(find "$app/dist/assets" -name '*.wasm' | wc -l)
-if [ "$wasm_assets" != 1 ]; then
-  echo "test-pack: the bundle has $wasm_assets .wasm assets, expected 1" >&2; exit 1
+if [ "$wasm_assets" != 2 ]; then
+  echo "test-pack: the bundle has $wasm_assets .wasm assets, expected 2 (SIMD and scalar)" >&2; exit 1
 fi
 if grep -q 'data:text/javascript' "$app"/dist/assets/*.js; then
   echo "test-pack: the bundle inlines a module as a data: URL (a new URL(..., import.meta.url) gone wrong)" >&2; exit 1

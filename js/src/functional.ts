@@ -16,24 +16,27 @@ import {
 import type { FloatInput, IndexInput, WasmTensor } from './resident.js';
 import type { FloatArray, IndexArray, Tensor } from './tensor.js';
 
+/** The type of option `K` in `O` (undefined when `O` has no such key). */
+type OptionOf<O, K extends string> = K extends keyof O ? O[K] : undefined;
+
 /** The index array type `indexType` selects (Int32Array by default). */
 export type IndexArrayOf<O> =
-    O extends { indexType: 'int64' } ? BigInt64Array :
-    O extends { indexType?: 'int32' | undefined } ? Int32Array : IndexArray;
+    [OptionOf<O, 'indexType'>] extends ['int64'] ? BigInt64Array :
+    [OptionOf<O, 'indexType'>] extends ['int32' | undefined] ? Int32Array : IndexArray;
 
 /**
  * What a pool returns for options `O`: resident tensors with `resident:
  * true`, copies without (either, when `resident` is only known as a boolean).
  */
 export type MaxPoolReturn<T extends FloatArray, O> =
-    O extends { resident: true } ? ResidentMaxPoolResult<T, IndexArrayOf<O>> :
-    O extends { resident?: false | undefined } ? MaxPoolResult<T, IndexArrayOf<O>> :
+    [OptionOf<O, 'resident'>] extends [true] ? ResidentMaxPoolResult<T, IndexArrayOf<O>> :
+    [OptionOf<O, 'resident'>] extends [false | undefined] ? MaxPoolResult<T, IndexArrayOf<O>> :
     MaxPoolResult<T, IndexArrayOf<O>> | ResidentMaxPoolResult<T, IndexArrayOf<O>>;
 
 /** What the other ops return for options `O`: a WasmTensor with `resident: true`. */
 export type ResultFor<T extends FloatArray, O> =
-    O extends { resident: true } ? WasmTensor<T> :
-    O extends { resident?: false | undefined } ? Tensor<T> : Tensor<T> | WasmTensor<T>;
+    [OptionOf<O, 'resident'>] extends [true] ? WasmTensor<T> :
+    [OptionOf<O, 'resident'>] extends [false | undefined] ? Tensor<T> : Tensor<T> | WasmTensor<T>;
 
 /**
  * 1d max pooling with argmax indices, as `torch.nn.functional.max_pool1d(...,
