@@ -74,7 +74,8 @@ describe.each([1, 2, 3] as Dims[])('convertIndices %id', (d) => {
     for (const from of FORMATS) {
       for (const to of FORMATS) {
         for (const [srcType, dstType] of [['int64', 'int64'], ['int64', 'int32'], ['int32', 'int64'], ['int32', 'int32']] as const) {
-          const src = srcType === 'int32' ? Int32Array.from(by[from], Number) : BigInt64Array.from(by[from], (v) => BigInt(v));
+          const vals = Array.from(by[from] as ArrayLike<number | bigint>, Number);
+          const src = srcType === 'int32' ? Int32Array.from(vals) : BigInt64Array.from(vals, (v) => BigInt(v));
           const there = u.convertIndices({ data: src, shape: indices.shape },
                                          { from, to, inputShape: shape, indexType: dstType });
           expect(there.data).toBeInstanceOf(dstType === 'int32' ? Int32Array : BigInt64Array);
@@ -93,7 +94,7 @@ describe('convertIndices: shapes, types and errors', () => {
   it('accepts ONNX Runtime Web style { data, dims } tensors and unbatched input with a layout', () => {
     const onnx = idx2([5, 7, 13, 15, 16 + 5, 16 + 7, 16 + 13, 16 + 15]);
     const t = u.convertIndices(onnx, { from: 'onnx', to: 'pytorch', inputShape: [1, 2, 4, 4] });
-    expect(Array.from(t.data)).toEqual([5, 7, 13, 15, 5, 7, 13, 15]);
+    expect(Array.from(t.data as ArrayLike<number>)).toEqual([5, 7, 13, 15, 5, 7, 13, 15]);
     expect(t.shape).toEqual([1, 2, 2, 2]);
     // unbatched (C, H, W): the layout says 2d; without it, rank 3 would mean 1d (N, C, L)
     const ub = u.convertIndices({ data: new Int32Array([1, 2, 3, 4]), shape: [2, 2] },
