@@ -40,13 +40,13 @@ export type ResultFor<T extends FloatArray, O> =
 
 /**
  * 1d max pooling with argmax indices, as `torch.nn.functional.max_pool1d(...,
- * return_indices=True)`. `x` is (N, C, L) or (C, L). Each index is the flat offset of the
+ * return_indices=True)`. `x` is (N, C, L) or (C, L), or (N, L, C) with `layout: 'NLC'`. Each index is the flat offset of the
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
  * @param x - values, a Float32Array or Float64Array tensor
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
- *   dilation (1), ceilMode (false), indexType ('int32' or 'int64')
+ *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function maxPool1d<T extends FloatArray, const O extends MaxPoolOptions>(
@@ -59,7 +59,7 @@ export function maxPool1d<T extends FloatArray, const O extends MaxPoolOptions>(
  * value of `x` written at its index in its (n, c) plane of the output (the
  * later of duplicate indices wins).
  *
- * @param x - values (N, C, L) or (C, L)
+ * @param x - values (N, C, L) or (C, L); channels-last with `layout: 'NLC'`
  * @param indices - Int32Array or BigInt64Array tensor of the shape of `x`
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   outputSize: 1 spatial sizes, optionally preceded by N and C (3 entries,
@@ -105,13 +105,13 @@ export function maxUnpool1dBackward<T extends FloatArray,
 
 /**
  * 2d max pooling with argmax indices, as `torch.nn.functional.max_pool2d(...,
- * return_indices=True)`. `x` is (N, C, H, W) or (C, H, W). Each index is the flat offset of the
+ * return_indices=True)`. `x` is (N, C, H, W) or (C, H, W), or (N, H, W, C) with `layout: 'NHWC'`. Each index is the flat offset of the
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
  * @param x - values, a Float32Array or Float64Array tensor
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
- *   dilation (1), ceilMode (false), indexType ('int32' or 'int64')
+ *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function maxPool2d<T extends FloatArray, const O extends MaxPoolOptions>(
@@ -124,7 +124,7 @@ export function maxPool2d<T extends FloatArray, const O extends MaxPoolOptions>(
  * value of `x` written at its index in its (n, c) plane of the output (the
  * later of duplicate indices wins).
  *
- * @param x - values (N, C, H, W) or (C, H, W)
+ * @param x - values (N, C, H, W) or (C, H, W); channels-last with `layout: 'NHWC'`
  * @param indices - Int32Array or BigInt64Array tensor of the shape of `x`
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   outputSize: 2 spatial sizes, optionally preceded by N and C (4 entries,
@@ -170,13 +170,13 @@ export function maxUnpool2dBackward<T extends FloatArray,
 
 /**
  * 3d max pooling with argmax indices, as `torch.nn.functional.max_pool3d(...,
- * return_indices=True)`. `x` is (N, C, D, H, W) or (C, D, H, W). Each index is the flat offset of the
+ * return_indices=True)`. `x` is (N, C, D, H, W) or (C, D, H, W), or (N, D, H, W, C) with `layout: 'NDHWC'`. Each index is the flat offset of the
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
  * @param x - values, a Float32Array or Float64Array tensor
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
- *   dilation (1), ceilMode (false), indexType ('int32' or 'int64')
+ *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function maxPool3d<T extends FloatArray, const O extends MaxPoolOptions>(
@@ -189,7 +189,7 @@ export function maxPool3d<T extends FloatArray, const O extends MaxPoolOptions>(
  * value of `x` written at its index in its (n, c) plane of the output (the
  * later of duplicate indices wins).
  *
- * @param x - values (N, C, D, H, W) or (C, D, H, W)
+ * @param x - values (N, C, D, H, W) or (C, D, H, W); channels-last with `layout: 'NDHWC'`
  * @param indices - Int32Array or BigInt64Array tensor of the shape of `x`
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   outputSize: 3 spatial sizes, optionally preceded by N and C (5 entries,
