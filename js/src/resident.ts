@@ -41,6 +41,14 @@ export function dtypeOf(data: TensorData): DType {
 const TOKEN = Symbol('WasmTensor');
 
 /**
+ * The heap address of each live WasmTensor (0 once disposed), kept here and
+ * not on the object: a property could be overwritten, and an object made
+ * with Object.create(WasmTensor.prototype) would pass instanceof; either
+ * would let a call read, or dispose() free, any address in the module.
+ */
+const ADDRESSES = new WeakMap<object, number>();
+
+/**
  * A tensor in the module's memory: the `resident: true` result of every op,
  * or `uploadTensor(t)`. Every op accepts it wherever it takes a tensor, and
  * reads it in place (no copy). Its memory is the caller's to free with
@@ -58,7 +66,6 @@ export class WasmTensor<T extends TensorData = TensorData> {
   readonly dtype: DTypeOf<T>;
   /** Number of elements. */
   readonly size: number;
-  private address: number;
   private readonly module: UnpoolWasmModule;
 
   /** @internal Use uploadTensor() or an op's `resident: true`. */
@@ -68,20 +75,21 @@ export class WasmTensor<T extends TensorData = TensorData> {
       throw new TypeError('WasmTensor: use uploadTensor() or an op with resident: true');
     }
     this.module = module;
-    this.address = address;
+    ADDRESSES.set(this, address);
     this.dtype = dtype as DTypeOf<T>;
     this.shape = Object.freeze(shape.slice());
     this.size = numel(shape);
+    Object.freeze(this);  // shape, dtype and size size the reads of every call
   }
 
   /** True once dispose() has run. */
   get isDisposed(): boolean {
-    return this.address === 0;
+    return !ADDRESSES.get(this);
   }
 
   /** Bytes of module memory the tensor holds (0 after dispose()). */
   get byteLength(): number {
-    return this.address === 0 ? 0 : this.size * CTORS[this.dtype].BYTES_PER_ELEMENT;
+    return !ADDRESSES.get(this) ? 0 : this.size * CTORS[this.dtype].BYTES_PER_ELEMENT;
   }
 
   /** A copy of the data as a fresh typed array (Float32Array for 'float32', ...). */
@@ -97,16 +105,18 @@ export class WasmTensor<T extends TensorData = TensorData> {
 
   /** Frees the module memory. Idempotent; every later use throws. */
   dispose(): void {
-    if (this.address === 0) return;
-    this.module._free(this.address);
-    this.address = 0;
+    const address = ADDRESSES.get(this);
+    if (!address) return;
+    this.module._free(address);
+    ADDRESSES.set(this, 0);
   }
 
   private view(what: string): T {
-    if (this.address === 0) {
+    const address = ADDRESSES.get(this);
+    if (!address) {
       throw new Error(`WasmTensor.${what}: the tensor was disposed`);
     }
-    return new CTORS[this.dtype](this.module.HEAPU8.buffer, this.address, this.size) as T;
+    return new CTORS[this.dtype](this.module.HEAPU8.buffer, address, this.size) as T;
   }
 }
 
@@ -132,7 +142,10 @@ export function allocTensor(m: UnpoolWasmModule, fn: string, dtype: DType,
 
 /** The heap address of a live resident tensor (an error naming `fn` once disposed). */
 export function addressOf(fn: string, name: string, t: WasmTensor): number {
-  const address = (t as unknown as { address: number }).address;
+  const address = ADDRESSES.get(t);
+  if (address === undefined) {
+    throw new TypeError(`${fn}: ${name} is not a WasmTensor made by uploadTensor() or an op`);
+  }
   if (address === 0) {
     throw new TypeError(`${fn}: ${name} is a WasmTensor that was disposed`);
   }
