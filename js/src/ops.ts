@@ -97,23 +97,23 @@ interface Input {
   byteLength: number;
 }
 
-const FLOAT_DTYPES: readonly DType[] = ['float32', 'float64'];
 const BYTES: Record<DType, number> = { float32: 4, float64: 8, int32: 4, int64: 8 };
 
 function checkInput(fn: string, name: string, value: unknown, kind: 'float' | 'index'): Input {
   if (value instanceof WasmTensor) {
     const address = addressOf(fn, name, value);
-    const isFloat = FLOAT_DTYPES.includes(value.dtype);
+    const dtype = value.dtype as DType;
+    const isFloat = dtype === 'float32' || dtype === 'float64';
     if (isFloat !== (kind === 'float')) {
       throw new TypeError(`${fn}: ${name} must hold ` +
           `${kind === 'float' ? 'float32 or float64' : 'int32 or int64'} data, got a ` +
-          `WasmTensor of ${value.dtype}`);
+          `WasmTensor of ${dtype}`);
     }
-    const dtype = value.dtype;
+    const wide = dtype === 'float64' || dtype === 'int64';
+    // The shape is frozen: read, never written, so no copy.
     return {
-      shape: value.shape.slice(), data: undefined, address, dtype,
-      code: dtype === 'float64' || dtype === 'int64' ? 1 : 0,
-      byteLength: value.size * BYTES[dtype],
+      shape: value.shape as number[], data: undefined, address, dtype, code: wide ? 1 : 0,
+      byteLength: value.size * (wide ? 8 : 4),
     };
   }
   const t = checkTensor(fn, name, value, kind);
@@ -123,10 +123,6 @@ function checkInput(fn: string, name: string, value: unknown, kind: 'float' | 'i
   };
 }
 
-type ArrayCtor = new (length: number) => TensorData;
-const CTOR: Record<DType, ArrayCtor> = {
-  float32: Float32Array, float64: Float64Array, int32: Int32Array, int64: BigInt64Array,
-};
 
 /** How a result leaves the call. */
 type Sink = { kind: 'fresh' } | { kind: 'out'; array: TensorData } | { kind: 'resident' };
@@ -175,48 +171,67 @@ function sinkOf(fn: string, name: string, resident: boolean, out: unknown, dtype
   return { kind: 'out', array: checkOut(fn, name, out, dtype, n) };
 }
 
+/** One output of a call. */
+interface Output {
+  dtype: DType;
+  shape: number[];
+  sink: Sink;
+}
+
 /**
  * Runs one call: `inputs` are copied into the call's heap block unless
  * resident; `outputs` get a block buffer, or their own allocation when
- * resident. `run` gets the addresses (inputs first) and returns a status.
- * Returns each output as a Tensor or WasmTensor.
+ * resident. `run` gets the addresses (inputs first, then outputs) and
+ * returns a status. Returns each output as a Tensor or WasmTensor.
  */
-function call(m: UnpoolWasmModule, fn: string, inputs: Input[],
-              outputs: { dtype: DType; shape: number[]; sink: Sink }[],
-              run: (addresses: number[]) => number): (Tensor | WasmTensor)[] {
+function call(m: UnpoolWasmModule, fn: string, inputs: readonly Input[],
+              outputs: readonly Output[], run: (a: number[]) => number): (Tensor | WasmTensor)[] {
+  const nIn = inputs.length;
+  const nOut = outputs.length;
   const sizes: number[] = [];
-  for (const i of inputs) sizes.push(i.address === 0 ? i.byteLength : 0);
-  const counts = outputs.map((o) => numel(o.shape));
-  outputs.forEach((o, k) => sizes.push(o.sink.kind === 'resident' ? 0 : counts[k] * BYTES[o.dtype]));
+  const counts: number[] = [];
+  for (let k = 0; k < nIn; ++k) sizes.push(inputs[k].address === 0 ? inputs[k].byteLength : 0);
+  for (let k = 0; k < nOut; ++k) {
+    const o = outputs[k];
+    const n = numel(o.shape);
+    counts.push(n);
+    sizes.push(o.sink.kind === 'resident' ? 0 : n * BYTES[o.dtype]);
+  }
   const resident: (WasmTensor | undefined)[] = [];
   let block: HeapBlock | undefined;
   try {
-    for (const o of outputs) {
+    for (let k = 0; k < nOut; ++k) {
+      const o = outputs[k];
       resident.push(o.sink.kind === 'resident' ? allocTensor(m, fn, o.dtype, o.shape) : undefined);
     }
     block = new HeapBlock(m, fn, sizes);
     const addresses: number[] = [];
-    inputs.forEach((input, k) => {
+    for (let k = 0; k < nIn; ++k) {
+      const input = inputs[k];
       if (input.address !== 0) {
         addresses.push(input.address);
       } else {
-        block!.write(k, input.data!);
-        addresses.push(block!.ptrs[k]);
+        block.write(k, input.data!);
+        addresses.push(block.ptrs[k]);
       }
-    });
-    outputs.forEach((_, k) => {
+    }
+    for (let k = 0; k < nOut; ++k) {
       const r = resident[k];
-      addresses.push(r ? addressOf(fn, 'result', r) : block!.ptrs[inputs.length + k]);
-    });
+      addresses.push(r !== undefined ? addressOf(fn, 'result', r) : block.ptrs[nIn + k]);
+    }
     checkCode(m, run(addresses));
-    const results = outputs.map((o, k): Tensor | WasmTensor => {
-      const at = inputs.length + k;
-      if (o.sink.kind === 'resident') return resident[k]!;
-      if (o.sink.kind === 'out') {
-        return { data: block!.readInto(at, o.sink.array, counts[k]), shape: o.shape };
+    const results: (Tensor | WasmTensor)[] = [];
+    for (let k = 0; k < nOut; ++k) {
+      const o = outputs[k];
+      const sink = o.sink;
+      if (sink.kind === 'resident') {
+        results.push(resident[k]!);
+      } else if (sink.kind === 'out') {
+        results.push({ data: block.readInto(nIn + k, sink.array, counts[k]), shape: o.shape });
+      } else {
+        results.push({ data: block.read(nIn + k, EMPTY[o.dtype], counts[k]), shape: o.shape });
       }
-      return { data: block!.read(at, new CTOR[o.dtype](0), counts[k]), shape: o.shape };
-    });
+    }
     resident.length = 0;  // handed over
     return results;
   } finally {
@@ -224,6 +239,12 @@ function call(m: UnpoolWasmModule, fn: string, inputs: Input[],
     for (const r of resident) r?.dispose();
   }
 }
+
+/** Arrays of each type, to tell HeapBlock.read the type. */
+const EMPTY: Record<DType, TensorData> = {
+  float32: new Float32Array(0), float64: new Float64Array(0), int32: new Int32Array(0),
+  int64: new BigInt64Array(0),
+};
 
 export function maxPoolNd(dims: number, x: unknown,
                           options: MaxPoolOptions): MaxPoolResult | ResidentMaxPoolResult {
@@ -255,7 +276,7 @@ export function maxPoolNd(dims: number, x: unknown,
   const [output, indices] = call(m, fn, [xi], [
     { dtype: xi.dtype, shape: outShape, sink: sinkOf(fn, 'out.output', mode.resident, outY, xi.dtype, n) },
     { dtype: idtype, shape: outShape.slice(), sink: sinkOf(fn, 'out.indices', mode.resident, outI, idtype, n) },
-  ], ([px, py, pi]) => m._unpool_max_pool(rt.block, xi.code, px, py, itype, pi));
+  ], (a) => m._unpool_max_pool(rt.block, xi.code, a[0], a[1], itype, a[2]));
   return { output, indices } as MaxPoolResult | ResidentMaxPoolResult;
 }
 
@@ -276,7 +297,7 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
   const outShape = readShape(f, SLOT_SHAPE_OUT);
   const sink = sinkOf(fn, 'out', mode.resident, mode.out, xi.dtype, numel(outShape));
   const [y] = call(m, fn, [xi, ii], [{ dtype: xi.dtype, shape: outShape, sink }],
-                   ([px, pi, py]) => m._unpool_max_unpool(rt.block, xi.code, px, ii.code, pi, py));
+                   (a) => m._unpool_max_unpool(rt.block, xi.code, a[0], ii.code, a[1], a[2]));
   return y as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
 
@@ -320,12 +341,12 @@ export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: un
   const sink = sinkOf(fn, 'out', mode.resident, mode.out, gi.dtype, numel(inputShape));
   const rt = runtimeOf(m);
   const [r] = call(m, fn, [gi, ii], [{ dtype: gi.dtype, shape: inputShape, sink }],
-                   ([pg, pi, pr]) => {
+                   (a) => {
                      const f = rt.f;
                      writePoolParams(f, params);
                      writeShape(f, SLOT_SHAPE_A, inputShape);
                      writeShape(f, SLOT_SHAPE_B, gi.shape);
-                     return m._unpool_max_pool_backward(rt.block, gi.code, pg, ii.code, pi, pr);
+                     return m._unpool_max_pool_backward(rt.block, gi.code, a[0], ii.code, a[1], a[2]);
                    });
   return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
@@ -345,13 +366,13 @@ export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: 
   const sink = sinkOf(fn, 'out', mode.resident, mode.out, gi.dtype, numel(ii.shape));
   const rt = runtimeOf(m);
   const [r] = call(m, fn, [gi, ii], [{ dtype: gi.dtype, shape: ii.shape, sink }],
-                   ([pg, pi, pr]) => {
+                   (a) => {
                      const f = rt.f;
                      f[0] = dims;
                      f[22] = layout;
                      writeShape(f, SLOT_SHAPE_A, gi.shape);
                      writeShape(f, SLOT_SHAPE_B, ii.shape);
-                     return m._unpool_max_unpool_backward(rt.block, gi.code, pg, ii.code, pi, pr);
+                     return m._unpool_max_unpool_backward(rt.block, gi.code, a[0], ii.code, a[1], a[2]);
                    });
   return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }

@@ -1,0 +1,115 @@
+// Straightforward hand-written JavaScript max pool with indices and max
+// unpool, as an app would write them: typed arrays in and out, one loop nest
+// per op, fresh result arrays, PyTorch's rules (first maximum wins, NaN
+// wins, indices are offsets inside each (n, c) plane). No padding or
+// dilation: the benchmark workloads have none.
+
+/** Pool of an (N, C, L) Float32Array with kernel k and stride s. */
+export function jsMaxPool1d(x, shape, k, s) {
+  const [N, C, L] = shape;
+  const OL = Math.floor((L - k) / s) + 1;
+  const y = new Float32Array(N * C * OL);
+  const idx = new Int32Array(N * C * OL);
+  let o = 0;
+  for (let p = 0; p < N * C; ++p) {
+    const base = p * L;
+    for (let ol = 0; ol < OL; ++ol) {
+      let bi = ol * s;
+      let best = x[base + bi];
+      for (let kl = 1; kl < k; ++kl) {
+        const i = ol * s + kl;
+        const v = x[base + i];
+        if (v > best || v !== v) { best = v; bi = i; }
+      }
+      y[o] = best;
+      idx[o++] = bi;
+    }
+  }
+  return { y, idx, shape: [N, C, OL] };
+}
+
+/** Pool of an (N, C, H, W) Float32Array with kernel k and stride s. */
+export function jsMaxPool2d(x, shape, k, s) {
+  const [N, C, H, W] = shape;
+  const OH = Math.floor((H - k) / s) + 1;
+  const OW = Math.floor((W - k) / s) + 1;
+  const y = new Float32Array(N * C * OH * OW);
+  const idx = new Int32Array(N * C * OH * OW);
+  let o = 0;
+  for (let p = 0; p < N * C; ++p) {
+    const base = p * H * W;
+    for (let oh = 0; oh < OH; ++oh) {
+      for (let ow = 0; ow < OW; ++ow) {
+        let bi = oh * s * W + ow * s;
+        let best = x[base + bi];
+        for (let kh = 0; kh < k; ++kh) {
+          const row = (oh * s + kh) * W;
+          for (let kw = 0; kw < k; ++kw) {
+            const i = row + ow * s + kw;
+            const v = x[base + i];
+            if (v > best || v !== v) { best = v; bi = i; }
+          }
+        }
+        y[o] = best;
+        idx[o++] = bi;
+      }
+    }
+  }
+  return { y, idx, shape: [N, C, OH, OW] };
+}
+
+/** Pool of an (N, C, D, H, W) Float32Array with kernel k and stride s. */
+export function jsMaxPool3d(x, shape, k, s) {
+  const [N, C, D, H, W] = shape;
+  const OD = Math.floor((D - k) / s) + 1;
+  const OH = Math.floor((H - k) / s) + 1;
+  const OW = Math.floor((W - k) / s) + 1;
+  const y = new Float32Array(N * C * OD * OH * OW);
+  const idx = new Int32Array(N * C * OD * OH * OW);
+  let o = 0;
+  for (let p = 0; p < N * C; ++p) {
+    const base = p * D * H * W;
+    for (let od = 0; od < OD; ++od) {
+      for (let oh = 0; oh < OH; ++oh) {
+        for (let ow = 0; ow < OW; ++ow) {
+          let bi = (od * s * H + oh * s) * W + ow * s;
+          let best = x[base + bi];
+          for (let kd = 0; kd < k; ++kd) {
+            for (let kh = 0; kh < k; ++kh) {
+              const row = ((od * s + kd) * H + oh * s + kh) * W;
+              for (let kw = 0; kw < k; ++kw) {
+                const i = row + ow * s + kw;
+                const v = x[base + i];
+                if (v > best || v !== v) { best = v; bi = i; }
+              }
+            }
+          }
+          y[o] = best;
+          idx[o++] = bi;
+        }
+      }
+    }
+  }
+  return { y, idx, shape: [N, C, OD, OH, OW] };
+}
+
+/**
+ * Unpool: zeros of `outShape`, then x[i] at idx[i] in its plane. Indices are
+ * checked (an app must not write outside the array).
+ */
+export function jsMaxUnpool(x, idx, inShape, outShape) {
+  const planes = inShape[0] * inShape[1];
+  const inPlane = x.length / planes;
+  const outPlane = outShape.slice(2).reduce((a, b) => a * b, 1);
+  const y = new Float32Array(planes * outPlane);
+  for (let p = 0; p < planes; ++p) {
+    const ib = p * inPlane;
+    const ob = p * outPlane;
+    for (let i = 0; i < inPlane; ++i) {
+      const j = idx[ib + i];
+      if (j < 0 || j >= outPlane) throw new RangeError(`index ${j} out of range`);
+      y[ob + j] = x[ib + i];
+    }
+  }
+  return y;
+}
