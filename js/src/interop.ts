@@ -62,7 +62,11 @@ function spatialDims(fn: string, options: DimsOptions, shape: readonly number[],
     throw new RangeError(`${fn}: dims=${describe(dims)} must be 1, 2 or 3`);
   }
   if (layout !== undefined) {
-    const byName = [1, 2, 3].find((d) => typeof layout === 'string' && layout.length === d + 2);
+    if (typeof layout !== 'string') {
+      throw new TypeError(`${fn}: layout=${describe(layout)} must be one of ` +
+          `'NCL', 'NLC', 'NCHW', 'NHWC', 'NCDHW', 'NDHWC'`);
+    }
+    const byName = [1, 2, 3].find((d) => layout.length === d + 2);
     // layoutCode names what is wrong with a bad layout.
     layoutCode(fn, byName ?? dims ?? 2, layout);
     if (dims !== undefined && dims !== byName) {

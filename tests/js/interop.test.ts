@@ -215,5 +215,9 @@ describe('outputSizeRange', () => {
     expect(() => u.outputSizeRange([1, 1, 2, 2], {} as never)).toThrow(new TypeError('outputSizeRange: kernelSize is required'));
     expect(() => u.outputSizeRange([1, 1, 2, 2], { kernelSize: 2, dims: 4 })).toThrow(RangeError);
     expect(() => u.outputSizeRange('1,1,2,2' as never, { kernelSize: 2 })).toThrow(TypeError);
+    expect(() => u.outputSizeRange([1, 1, 2], { kernelSize: 2, layout: 3 as never }))
+      .toThrow(new TypeError(`outputSizeRange: layout=3 must be one of 'NCL', 'NLC', 'NCHW', 'NHWC', 'NCDHW', 'NDHWC'`));
+    expect(() => u.outputSizeRange([1, 1, 2], { kernelSize: 2, layout: 'NHCW' as never }))
+      .toThrow(new RangeError(`outputSizeRange: layout="NHCW" is not a layout; a 2d op takes 'NCHW' or 'NHWC'`));
   });
 });
