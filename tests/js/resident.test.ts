@@ -21,8 +21,12 @@ function random(n: number, seed: number): Float32Array {
   });
 }
 
-const sameBits = (a: ArrayBufferView, b: ArrayBufferView) =>
-  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+// Byte for byte, without Node's Buffer, so the browser run can use it too.
+const sameBits = (a: ArrayBufferView, b: ArrayBufferView) => {
+  const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
 
 describe('resident tensors', () => {
   it('pool -> unpool resident equals the copying API, bit for bit', () => {
