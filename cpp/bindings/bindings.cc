@@ -321,6 +321,47 @@ EMSCRIPTEN_KEEPALIVE int32_t unpool_max_pool(double* s, int32_t dtype, uintptr_t
                                      ptr(indices), &last_error()));
 }
 
+// Small calls in one crossing: computes the pooled shape (into kShapeOut)
+// and, when values and indices fit in `capacity` bytes at `out` (values
+// first, indices at the next multiple of 8), pools into them. Returns the
+// status, or kNotRun when they do not fit (nothing was written).
+constexpr int32_t kNotRun = -1;
+
+int64_t round8(int64_t bytes) { return (bytes + 7) / 8 * 8; }
+
+int64_t element_bytes(int32_t code) { return code == 1 ? 8 : 4; }
+
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_pool_small(double* s, int32_t dtype, uintptr_t x,
+                                                   int32_t index_type, uintptr_t out,
+                                                   uint32_t capacity) {
+  const unpool::PoolParams p = fast::read_pool(s);
+  const unpool::Shape in = fast::read_shape(s + fast::kShapeA);
+  unpool::Shape shape;
+  const unpool::Status st = unpool::max_pool_shape(p, in, &shape, &last_error());
+  fast::write_shape(shape, s + fast::kShapeOut);
+  if (st != unpool::Status::kOk) return fast::code(st);
+  const int64_t n = unpool::numel(shape);
+  const int64_t values = round8(n * element_bytes(dtype));
+  if (values + n * element_bytes(index_type) > static_cast<int64_t>(capacity)) return kNotRun;
+  return fast::code(unpool::max_pool(p, in, dtype_of(dtype), ptr(x), ptr(out),
+                                     itype_of(index_type), ptr(out + values), &last_error()));
+}
+
+// As unpool_max_pool_small: unpools into `out` when the result fits in `capacity` bytes.
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool_small(double* s, int32_t dtype, uintptr_t x,
+                                                     int32_t index_type, uintptr_t indices,
+                                                     uintptr_t out, uint32_t capacity) {
+  const unpool::UnpoolParams p = fast::read_unpool(s);
+  const unpool::Shape in = fast::read_shape(s + fast::kShapeA);
+  unpool::Shape shape;
+  const unpool::Status st = unpool::max_unpool_shape(p, in, &shape, &last_error());
+  fast::write_shape(shape, s + fast::kShapeOut);
+  if (st != unpool::Status::kOk) return fast::code(st);
+  if (unpool::numel(shape) * element_bytes(dtype) > static_cast<int64_t>(capacity)) return kNotRun;
+  return fast::code(unpool::max_unpool(p, in, dtype_of(dtype), ptr(x), itype_of(index_type),
+                                       ptr(indices), ptr(out), &last_error()));
+}
+
 EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool_shape(double* s) {
   unpool::Shape out;
   const unpool::Status st = unpool::max_unpool_shape(

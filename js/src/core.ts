@@ -249,7 +249,7 @@ export const SLOT_RANGE = 42;
 const PARAM_SLOTS = 48;
 
 /** Calls whose buffers fit in this many bytes use the arena. */
-const ARENA_BYTES = 64 * 1024;
+export const ARENA_BYTES = 64 * 1024;
 
 /** Status names by code (unpool::Status; checked against the embind enum in tests). */
 export const STATUS_NAMES = [

@@ -5,7 +5,7 @@
 // the outputs out (into `out` when given) or hand them over as resident
 // tensors, free.
 import {
-  checkCode, dtypeCode, HeapBlock, poolParams, PoolGeometry, readShape, runtimeOf, SLOT_RANGE,
+  ARENA_BYTES, checkCode, dtypeCode, HeapBlock, Runtime, poolParams, PoolGeometry, readShape, runtimeOf, SLOT_RANGE,
   SLOT_SHAPE_A, SLOT_SHAPE_B, SLOT_SHAPE_OUT, unpoolParams, UnpoolGeometry, writePoolParams,
   writeShape, writeUnpoolParams,
 } from './core.js';
@@ -246,6 +246,51 @@ const EMPTY: Record<DType, TensorData> = {
   int64: new BigInt64Array(0),
 };
 
+// ---- small calls: one crossing, no allocation -------------------------------------
+// Host inputs are copied to the start of the arena and the core computes the
+// output shape and runs in one call, writing the results after the inputs
+// when they fit (the general path takes over when they do not).
+
+const NOT_RUN = -1;
+const round8 = (bytes: number) => Math.ceil(bytes / 8) * 8;
+
+type ViewCtor = new (buffer: ArrayBufferLike, offset: number, length: number) => TensorData;
+const VIEW: Record<DType, ViewCtor> = {
+  float32: Float32Array, float64: Float64Array, int32: Int32Array, int64: BigInt64Array,
+};
+
+/** Copies host inputs into the arena from `at`; returns their addresses and the end. */
+function stage(rt: Runtime, inputs: readonly Input[], budget: number):
+    { addresses: number[]; end: number } | undefined {
+  let at = rt.arena;
+  let bytes = 0;
+  for (const i of inputs) if (i.address === 0) bytes += round8(i.byteLength);
+  if (bytes > budget) return undefined;
+  const addresses: number[] = [];
+  for (const i of inputs) {
+    if (i.address !== 0) {
+      addresses.push(i.address);
+    } else {
+      (new VIEW[i.dtype](rt.m.HEAPU8.buffer, at, i.data!.length) as { set(a: TensorData): void })
+          .set(i.data!);
+      addresses.push(at);
+      at += round8(i.byteLength);
+    }
+  }
+  return { addresses, end: at };
+}
+
+/** The result at `address` as a fresh array, or copied into `sink`'s array. */
+function take(rt: Runtime, address: number, dtype: DType, shape: number[], n: number,
+              sink: Sink): Tensor {
+  const view = new VIEW[dtype](rt.m.HEAPU8.buffer, address, n);
+  if (sink.kind === 'out') {
+    (sink.array as { set(a: TensorData): void }).set(view);
+    return { data: sink.array, shape };
+  }
+  return { data: view.slice(), shape };
+}
+
 export function maxPoolNd(dims: number, x: unknown,
                           options: MaxPoolOptions): MaxPoolResult | ResidentMaxPoolResult {
   const fn = `maxPool${dims}d`;
@@ -257,13 +302,6 @@ export function maxPoolNd(dims: number, x: unknown,
   const itype = indexTypeOf(fn, options.indexType);
   const params = poolParams(fn, dims, options, true);
   const mode = resultMode(fn, options);
-  const rt = runtimeOf(m);
-  const f = rt.f;
-  writePoolParams(f, params);
-  writeShape(f, SLOT_SHAPE_A, xi.shape);
-  checkCode(m, m._unpool_max_pool_shape(rt.block));
-  const outShape = readShape(f, SLOT_SHAPE_OUT);
-  const n = numel(outShape);
   const idtype: DType = itype === 1 ? 'int64' : 'int32';
   let outY: unknown;
   let outI: unknown;
@@ -273,6 +311,31 @@ export function maxPoolNd(dims: number, x: unknown,
     }
     ({ output: outY, indices: outI } = mode.out as { output?: unknown; indices?: unknown });
   }
+  const rt = runtimeOf(m);
+  const f = rt.f;
+  writePoolParams(f, params);
+  writeShape(f, SLOT_SHAPE_A, xi.shape);
+  if (!mode.resident) {
+    const staged = stage(rt, [xi], ARENA_BYTES / 2);
+    if (staged !== undefined) {
+      const code = m._unpool_max_pool_small(rt.block, xi.code, staged.addresses[0], itype,
+                                            staged.end, rt.arena + ARENA_BYTES - staged.end);
+      if (code !== NOT_RUN) {
+        checkCode(m, code);
+        const shape = readShape(rt.f, SLOT_SHAPE_OUT);
+        const n = numel(shape);
+        const sy = sinkOf(fn, 'out.output', false, outY, xi.dtype, n);
+        const si = sinkOf(fn, 'out.indices', false, outI, idtype, n);
+        return {
+          output: take(rt, staged.end, xi.dtype, shape, n, sy),
+          indices: take(rt, staged.end + round8(n * BYTES[xi.dtype]), idtype, shape.slice(), n, si),
+        } as MaxPoolResult;
+      }
+    }
+  }
+  checkCode(m, m._unpool_max_pool_shape(rt.block));
+  const outShape = readShape(f, SLOT_SHAPE_OUT);
+  const n = numel(outShape);
   const [output, indices] = call(m, fn, [xi], [
     { dtype: xi.dtype, shape: outShape, sink: sinkOf(fn, 'out.output', mode.resident, outY, xi.dtype, n) },
     { dtype: idtype, shape: outShape.slice(), sink: sinkOf(fn, 'out.indices', mode.resident, outI, idtype, n) },
@@ -293,6 +356,21 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
   const f = rt.f;
   writeUnpoolParams(f, params);
   writeShape(f, SLOT_SHAPE_A, xi.shape);
+  if (!mode.resident) {
+    const staged = stage(rt, [xi, ii], ARENA_BYTES / 2);
+    if (staged !== undefined) {
+      const [px, pi] = staged.addresses;
+      const code = m._unpool_max_unpool_small(rt.block, xi.code, px, ii.code, pi, staged.end,
+                                              rt.arena + ARENA_BYTES - staged.end);
+      if (code !== NOT_RUN) {
+        checkCode(m, code);
+        const shape = readShape(rt.f, SLOT_SHAPE_OUT);
+        const n = numel(shape);
+        return take(rt, staged.end, xi.dtype, shape, n,
+                    sinkOf(fn, 'out', false, mode.out, xi.dtype, n)) as Tensor<FloatArray>;
+      }
+    }
+  }
   checkCode(m, m._unpool_max_unpool_shape(rt.block));
   const outShape = readShape(f, SLOT_SHAPE_OUT);
   const sink = sinkOf(fn, 'out', mode.resident, mode.out, xi.dtype, numel(outShape));

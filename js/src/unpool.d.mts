@@ -87,6 +87,10 @@ export interface UnpoolWasmModule {
   _unpool_max_pool_shape(s: number): number;
   _unpool_max_pool(s: number, dtype: number, x: number, y: number, indexType: number,
                    indices: number): number;
+  _unpool_max_pool_small(s: number, dtype: number, x: number, indexType: number, out: number,
+                         capacity: number): number;
+  _unpool_max_unpool_small(s: number, dtype: number, x: number, indexType: number,
+                           indices: number, out: number, capacity: number): number;
   _unpool_max_unpool_shape(s: number): number;
   _unpool_max_unpool_output_range(s: number): number;
   _unpool_max_unpool(s: number, dtype: number, x: number, indexType: number, indices: number,
