@@ -95,6 +95,14 @@ Check check_layout(const char* op, Layout layout) {
                   " is not channels-first (0) or channels-last (1)");
 }
 
+// "x shape [1, 2]", or "inputShape=[1, 2]" for a parameter that is a shape.
+std::string shape_of(const char* name, const Shape& shape) {
+  const std::string n = name;
+  const bool is_shape = n.size() >= 5 && (n.compare(n.size() - 5, 5, "Shape") == 0 ||
+                                          n == "shape");
+  return n + (is_shape ? "=" : " shape ") + shape_string(shape);
+}
+
 // Dims of `shape` must be positive except dim `empty_ok` (-1: none), and
 // none may exceed kMaxSize. Fills layout, channels, planes and the spatial
 // sizes.
@@ -104,14 +112,14 @@ Check read_input(const std::string& op, const char* name, int32_t dims,
     const int64_t v = shape.dims[i];
     if (v < 0 || v > kMaxSize) {
       return fail(v < 0 ? Status::kInvalidShape : Status::kTooLarge,
-                  op + ": " + name + " shape " + shape_string(shape) +
+                  op + ": " + shape_of(name, shape) +
                       " has dimension " + std::to_string(i) + " = " +
                       std::to_string(v) + " outside 0.." +
                       std::to_string(kMaxSize));
     }
     if (v == 0 && i != empty_ok) {
       return fail(Status::kInvalidShape,
-                  op + ": " + name + " shape " + shape_string(shape) +
+                  op + ": " + shape_of(name, shape) +
                       " has an empty dimension " + std::to_string(i) +
                       " (only the batch dimension may be 0)");
     }
@@ -119,7 +127,7 @@ Check read_input(const std::string& op, const char* name, int32_t dims,
   // Bytes of the largest element type must stay addressable with int64.
   if (!product_within(shape.dims, shape.rank, INT64_MAX / 8)) {
     return fail(Status::kTooLarge,
-                op + ": " + name + " shape " + shape_string(shape) +
+                op + ": " + shape_of(name, shape) +
                     " has more elements than 64-bit offsets can address");
   }
   const int sp = spatial_begin(shape.rank, dims, layout);
@@ -199,7 +207,8 @@ Check check_rank(const char* op, const char* name, int32_t dims,
 }
 
 Check check_index_type(const char* op, IndexType t, int64_t limit) {
-  if (t == IndexType::kInt32 && limit > INT32_MAX) {
+  // `limit` is exclusive: int32 holds offsets up to INT32_MAX.
+  if (t == IndexType::kInt32 && limit - 1 > INT32_MAX) {
     return fail(Status::kTooLarge,
                 std::string(op) + ": indexType int32 cannot hold offsets up to " +
                     std::to_string(limit - 1) + "; use int64");
@@ -269,7 +278,7 @@ namespace {
 // Resolves an unpool's kernel, stride, padding and input, and the default
 // output size per dim (in g->out).
 Check plan_unpool_common(const std::string& op, const UnpoolParams& p,
-                         const Shape& input, Geometry* g) {
+                         const Shape& input, Geometry* g, const char* name) {
   Check c = check_dims_value(op.c_str(), p.dims);
   if (!c.ok()) return c;
   const int dims = p.dims;
@@ -281,8 +290,8 @@ Check plan_unpool_common(const std::string& op, const UnpoolParams& p,
       !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, false,
                     g->pad)).ok() ||
       !(c = check_layout(op.c_str(), p.layout)).ok() ||
-      !(c = check_rank(op.c_str(), "x", dims, input, p.layout)).ok() ||
-      !(c = read_input(op, "x", dims, input,
+      !(c = check_rank(op.c_str(), name, dims, input, p.layout)).ok() ||
+      !(c = read_input(op, name, dims, input,
                        empty_dim(input, dims, p.layout, true), p.layout, g))
            .ok()) {
     return c;
@@ -313,7 +322,7 @@ Check unpool_ranges(const char* op_c, const UnpoolParams& p,
                     const Shape& input, SizeRange* ranges) {
   const std::string op = op_c;
   Geometry g;
-  Check c = plan_unpool_common(op, p, input, &g);
+  Check c = plan_unpool_common(op, p, input, &g, "inputShape");
   if (!c.ok()) return c;
   for (int i = 3 - p.dims; i < 3; ++i) {
     const SizeRange r = range_of(g, i);
@@ -331,7 +340,7 @@ Check unpool_ranges(const char* op_c, const UnpoolParams& p,
 Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
                   Geometry* g, Shape* output) {
   const std::string op = op_c;
-  Check c = plan_unpool_common(op, p, input, g);
+  Check c = plan_unpool_common(op, p, input, g, "x");
   if (!c.ok()) return c;
   const int dims = p.dims;
   const bool batched = input.rank == dims + 2;
@@ -359,7 +368,8 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
         return fail(Status::kTooLarge,
                     op + ": default output size " + std::to_string(g->out[i]) +
                         " in spatial dim " + std::to_string(u) +
-                        " exceeds the limit " + std::to_string(kMaxSize));
+                        " exceeds the limit " + std::to_string(kMaxSize) + " (" +
+                        geometry_text(*g, i) + ")");
       }
       continue;
     }

@@ -54,7 +54,7 @@ Status max_unpool_shape(const UnpoolParams& params, const Shape& input,
 
 Status max_unpool_output_range(const UnpoolParams& params, const Shape& input,
                                SizeRange* ranges, std::string* error) {
-  const std::string op = internal::op_name("maxUnpool#d", params.dims);
+  const std::string op = internal::op_name("maxUnpool#dOutputRange", params.dims);
   return internal::report(
       internal::unpool_ranges(op.c_str(), params, input, ranges), error);
 }

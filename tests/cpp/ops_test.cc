@@ -251,11 +251,19 @@ TEST(Ops, HostileSizesFailCleanly) {
             Status::kTooLarge);
   EXPECT_EQ(unpool::max_unpool_shape(unpool_p(3, 1, m), make_shape({1, 1, m, m, 2}), &out,
                                      &err), Status::kTooLarge);
-  // int32 indices cannot address a plane of 2^31 elements.
+  // int32 indices address a plane of 2^31 elements (offsets up to 2^31 - 1),
+  // not one element more.
   const PoolParams pp = pool(2, 1);
   EXPECT_EQ(unpool::max_pool(pp, make_shape({0, 1, 65536, 32768}), DType::kFloat32, nullptr,
+                             nullptr, IndexType::kInt32, nullptr, &err), Status::kOk) << err;
+  EXPECT_EQ(unpool::max_pool(pp, make_shape({0, 1, 2, 1073741825}), DType::kFloat32, nullptr,
                              nullptr, IndexType::kInt32, nullptr, &err), Status::kTooLarge);
-  EXPECT_EQ(err, "maxPool2d: indexType int32 cannot hold offsets up to 2147483647; use int64");
+  EXPECT_EQ(err, "maxPool2d: indexType int32 cannot hold offsets up to 2147483649; use int64");
+  SizeRange r[2];
+  EXPECT_EQ(unpool::max_unpool_output_range(unpool_p(2, 2), make_shape({1, 1, 0, 2}), r, &err),
+            Status::kInvalidShape);
+  EXPECT_EQ(err, "maxUnpool2dOutputRange: inputShape=[1, 1, 0, 2] has an empty dimension 2 (only "
+                 "the batch dimension may be 0)");
   PoolParams bad_dims = pool(4, 2);
   EXPECT_EQ(unpool::max_pool_shape(bad_dims, make_shape({1, 1, 2, 2}), &out, &err),
             Status::kInvalidArgument);

@@ -16,9 +16,20 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "unpool/unpool.h"
+
+// Aborts with the failed condition: the fuzzer reports it as a crash.
+#define CHECK(cond)                                                  \
+  do {                                                               \
+    if (!(cond)) {                                                   \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                  \
+    }                                                                \
+  } while (0)
 
 namespace unpool_fuzz {
 

@@ -1,9 +1,6 @@
 // libFuzzer target: max_pool{1,2,3}d forward and backward, both dtypes and
 // index types. Checks validation against an independent rule list and
 // results against the naive reference; any mismatch aborts.
-#include <cstdlib>
-#include <cstdio>
-
 #include "fuzz_input.h"
 #include "reference.h"
 #include "test_util.h"
@@ -12,14 +9,6 @@ using namespace unpool_fuzz;
 using unpool::Status;
 using unpool_test::Indices;
 using unpool_test::Values;
-
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                  \
-    }                                                                \
-  } while (0)
 
 namespace {
 

@@ -2,9 +2,6 @@
 // dtypes and index types, with hostile indices and output sizes. Checks
 // validation against an independent rule list and results against the naive
 // reference; any mismatch aborts.
-#include <cstdio>
-#include <cstdlib>
-
 #include "fuzz_input.h"
 #include "reference.h"
 #include "test_util.h"
@@ -13,14 +10,6 @@ using namespace unpool_fuzz;
 using unpool::Status;
 using unpool_test::Indices;
 using unpool_test::Values;
-
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                  \
-    }                                                                \
-  } while (0)
 
 namespace {
 

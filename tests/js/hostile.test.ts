@@ -102,8 +102,7 @@ for (const d of [1, 2, 3]) {
     sizes: [], shapes: ['gradOutput.shape', 'indices.shape'], objects: [],
   });
   entries.push({
-    // The core's messages name this op maxUnpool<d>d and the shape x (see the report of issue 6).
-    label: `maxUnpool${d}dOutputRange`, names: [`maxUnpool${d}dOutputRange`, `maxUnpool${d}d`],
+    label: `maxUnpool${d}dOutputRange`, names: [`maxUnpool${d}dOutputRange`],
     base: () => ({ inputShape: [1, 1, ...size(2)], options: { kernelSize: size(2), stride: size(2), padding: size(0) } }),
     run: (a) => api[`maxUnpool${d}dOutputRange`](a.inputShape, a.options),
     tensors: [], sizes: ['options.kernelSize', 'options.stride', 'options.padding'],
@@ -329,7 +328,7 @@ function buildCases(): Case[] {
     for (const path of entry.shapes) {
       const shape = getPath(base, path) as number[];
       const isOutputSize = path.endsWith('outputSize');
-      const params = path === 'inputShape' && entry.label.endsWith('OutputRange') ? ['inputShape', 'x shape'] : paramNames(path);
+      const params = paramNames(path);
       for (let i = 0; i < shape.length; ++i) {
         for (const hostile of shapeEntries) {
           // The N and C of a dims + 2 outputSize are ignored, as in PyTorch: any integer goes.
