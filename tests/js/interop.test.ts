@@ -209,8 +209,9 @@ describe('outputSizeRange', () => {
     expect(() => u.outputSizeRange([2, 2], { kernelSize: 3 }))
       .toThrow(new RangeError('outputSizeRange: shape=[2, 2] has 2 dims; a batched (N, C, spatial...) ' +
         'shape has 3 to 5 (for an unbatched one give layout or dims)'));
-    // the core's checks name the unpool op they are made for
-    expect(() => u.outputSizeRange([1, 1, 2, 2], { kernelSize: 0 })).toThrow('maxUnpool2d: kernelSize=0 must be >= 1');
+    // the core's checks name the maxUnpoolNdOutputRange that outputSizeRange calls
+    expect(() => u.outputSizeRange([1, 1, 2, 2], { kernelSize: 0 }))
+      .toThrow('maxUnpool2dOutputRange: kernelSize=0 must be >= 1');
     expect(() => u.outputSizeRange([1, 1, -2, 2], { kernelSize: 2 })).toThrow(/^outputSizeRange: shape\[2\]=-2 must be >= 0/);
     expect(() => u.outputSizeRange([1, 1, 2, 2], {} as never)).toThrow(new TypeError('outputSizeRange: kernelSize is required'));
     expect(() => u.outputSizeRange([1, 1, 2, 2], { kernelSize: 2, dims: 4 })).toThrow(RangeError);
