@@ -216,7 +216,7 @@ function benchNative() {
                  { stdio: 'ignore' });
   }
   const names = WORKLOADS.flatMap((w) => ['pool', 'unpool'].map((op) => nativeName(w, op)));
-  const re = `^(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+  const re = `^(${names.join('|')})(/real_time)?$`;
   const out = execFileSync(exe, [`--benchmark_filter=${re}`, `--benchmark_repetitions=${quick ? 3 : 9}`,
                                  '--benchmark_min_time=0.1', '--benchmark_report_aggregates_only=true',
                                  '--benchmark_format=json'], { maxBuffer: 1 << 26 }).toString();
@@ -226,7 +226,7 @@ function benchNative() {
     const scale = { ns: 1e-3, us: 1, ms: 1e3 }[b.time_unit];
     for (const w of WORKLOADS) {
       for (const op of ['pool', 'unpool']) {
-        if (b.run_name === nativeName(w, op) || b.name === `${nativeName(w, op)}_median`) {
+        if (b.run_name.replace(/\/real_time$/, '') === nativeName(w, op)) {
           (results[w.name] ??= {})[`${op} native`] = b.real_time * scale;
         }
       }
@@ -325,7 +325,7 @@ function sh(cmd) {
 const machine = [
   `- CPU: ${sh("lscpu | grep 'Model name' | sed 's/.*: *//'")}, \`nproc\` = ${sh('nproc')}`,
   `- Node.js ${process.version}, V8 ${process.versions.v8}; ${os.type()} ${os.release()}`,
-  `- onnxruntime-web ${ortVersion ?? 'not installed'} (wasm backend, \`numThreads = 1\`, \`proxy = false\`)`,
+  `- onnxruntime-web ${ortVersion ?? 'not run'} (wasm backend, \`numThreads = 1\`, \`proxy = false\`)`,
   `- load average before the run: ${loadBefore}; after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
   `- ${new Date().toISOString()}; ${quick ? 'quick run (5 reps, 2 ms batches)' : `${REPS} reps of >= ${MIN_BATCH_MS} ms batches after ${WARMUP_MS} ms warm-up`}`,
 ];
