@@ -23,7 +23,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { jsMaxPool1d, jsMaxPool2d, jsMaxPool3d, jsMaxUnpool } from './reference.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
@@ -40,120 +39,17 @@ const MIN_BATCH_MS = quick ? 2 : 5;
 const WARMUP_MS = quick ? 50 : 200;
 const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
-/** Workloads: k = s = 2, no padding, as the native benchmark names them. */
-const WORKLOADS = [
-  { name: '1d 1x64x12544', dims: 1, shape: [1, 64, 12544] },
-  { name: '2d 1x64x112x112', dims: 2, shape: [1, 64, 112, 112] },
-  { name: '2d 8x64x56x56', dims: 2, shape: [8, 64, 56, 56] },
-  { name: '2d 1x3x512x512', dims: 2, shape: [1, 3, 512, 512] },
-  { name: '2d 1x8x16x16', dims: 2, shape: [1, 8, 16, 16] },
-  { name: '3d 1x16x32x32x32', dims: 3, shape: [1, 16, 32, 32, 32] },
-].filter((w) => filter.test(w.name));
-
-const nativeName = (w, op) =>
-  `op/${op}/${w.name.replace(' ', '/')}/k2s2`;
-
-function input(shape, seed = 1) {
-  let a = seed >>> 0;
-  const n = shape.reduce((p, d) => p * d, 1);
-  const x = new Float32Array(n);
-  for (let i = 0; i < n; ++i) {
-    a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
-    x[i] = (a >>> 8) / 65536 - 128;
-  }
-  return x;
-}
-
-const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** Median time per call in microseconds. `fn` may return a promise (awaited). */
-async function measure(fn) {
-  let calls = 0;
-  const start = performance.now();
-  while (calls < 3 || performance.now() - start < WARMUP_MS) {
-    const r = fn();
-    if (r instanceof Promise) await r;
-    ++calls;
-  }
-  const perCall = (performance.now() - start) / calls;
-  const batch = Math.max(1, Math.ceil(MIN_BATCH_MS / perCall));
-  const times = [];
-  for (let rep = 0; rep < REPS; ++rep) {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; ++i) {
-      const r = fn();
-      if (r instanceof Promise) await r;
-    }
-    times.push(((performance.now() - t0) / batch) * 1000);
-  }
-  return median(times);
-}
-
-// ---- unpool (this package) ----------------------------------------------------
+const {
+  WORKLOADS: ALL_WORKLOADS, benchUnpool: suiteUnpool, benchJs: suiteJs, benchOrt: suiteOrt, tables,
+} = await import('./suite.mjs');
+const WORKLOADS = ALL_WORKLOADS.filter((w) => filter.test(w.name));
+const timing = { reps: REPS, minBatchMs: MIN_BATCH_MS, warmupMs: WARMUP_MS };
 
 async function benchUnpool(simd, variants) {
   const u = await import('../../dist/index.js');
-  await u.init({ simd });
-  if (u.backendInfo().simd !== simd) throw new Error(`bench: expected simd=${simd}`);
-  const results = {};
-  for (const w of WORKLOADS) {
-    const pool = u[`maxPool${w.dims}d`];
-    const unpool = u[`maxUnpool${w.dims}d`];
-    const opts = { kernelSize: 2 };
-    const x = { data: input(w.shape), shape: w.shape };
-    const pooled = pool(x, opts);
-    const r = (results[w.name] = {});
-    if (variants.includes('copy')) {
-      r['pool copy'] = await measure(() => pool(x, opts));
-      r['unpool copy'] = await measure(() => unpool(pooled.output, pooled.indices, opts));
-    }
-    if (variants.includes('out')) {
-      const out = { output: new Float32Array(pooled.output.data.length),
-                    indices: new Int32Array(pooled.indices.data.length) };
-      const y = new Float32Array(x.data.length);
-      r['pool out'] = await measure(() => pool(x, { ...opts, out }));
-      r['unpool out'] = await measure(() => unpool(pooled.output, pooled.indices, { ...opts, out: y }));
-    }
-    if (variants.includes('resident')) {
-      const xr = u.uploadTensor(x);
-      r['pool resident'] = await measure(() => {
-        const p = pool(xr, { ...opts, resident: true });
-        p.output.dispose();
-        p.indices.dispose();
-      });
-      const pr = pool(xr, { ...opts, resident: true });
-      r['unpool resident'] = await measure(() => unpool(pr.output, pr.indices, { ...opts, resident: true }).dispose());
-      xr.dispose();
-      pr.output.dispose();
-      pr.indices.dispose();
-    }
-  }
-  return results;
+  return suiteUnpool(u, simd, variants, WORKLOADS, timing);
 }
-
-// ---- hand-written JavaScript ------------------------------------------------------
-
-async function benchJs() {
-  const results = {};
-  const pools = { 1: jsMaxPool1d, 2: jsMaxPool2d, 3: jsMaxPool3d };
-  for (const w of WORKLOADS) {
-    const x = input(w.shape);
-    const pool = pools[w.dims];
-    const p = pool(x, w.shape, 2, 2);
-    results[w.name] = {
-      'pool js': await measure(() => pool(x, w.shape, 2, 2)),
-      'unpool js': await measure(() => jsMaxUnpool(p.y, p.idx, p.shape, w.shape)),
-    };
-  }
-  return results;
-}
-
-// ---- ONNX Runtime Web -------------------------------------------------------------
-
+const benchJs = () => suiteJs(WORKLOADS, timing);
 async function benchOrt() {
   let ort;
   try {
@@ -161,48 +57,21 @@ async function benchOrt() {
   } catch {
     return undefined;
   }
-  const { FLOAT, INT64, oneNodeModel } = await import('./onnx-model.mjs');
-  // One thread, no proxy worker; the .wasm is read from node_modules.
-  ort.env.wasm.numThreads = 1;
-  ort.env.wasm.proxy = false;
+  // The .wasm is read from node_modules: no fetch of http(s) URLs is allowed.
   const realFetch = globalThis.fetch;
   globalThis.fetch = (url, ...rest) => {
     if (/^https?:/i.test(String(url))) throw new Error(`bench: ORT tried to fetch ${url}`);
     return realFetch(url, ...rest);
   };
-  const results = {};
-  for (const w of WORKLOADS) {
-    const d = w.dims;
-    const rep = (v) => Array.from({ length: d }, () => v);
-    const outShape = [...w.shape.slice(0, 2), ...w.shape.slice(2).map((s) => Math.floor((s - 2) / 2) + 1)];
-    const poolSession = await ort.InferenceSession.create(oneNodeModel({
-      opType: 'MaxPool',
-      inputs: [{ name: 'X', type: FLOAT, shape: w.shape }],
-      outputs: [{ name: 'Y', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
-      attributes: { kernel_shape: rep(2), strides: rep(2) },
-    }), { executionProviders: ['wasm'] });
-    const unpoolSession = await ort.InferenceSession.create(oneNodeModel({
-      opType: 'MaxUnpool',
-      inputs: [{ name: 'X', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
-      outputs: [{ name: 'Y', type: FLOAT, shape: w.shape }],
-      attributes: { kernel_shape: rep(2), strides: rep(2) },
-    }), { executionProviders: ['wasm'] });
-    const x = input(w.shape);
-    const pooled = await poolSession.run({ X: new ort.Tensor('float32', x, w.shape) });
-    const y = pooled.Y.data;
-    const idx = pooled.I.data;
-    results[w.name] = {
-      'pool ort': await measure(() => poolSession.run({ X: new ort.Tensor('float32', x, w.shape) })),
-      'unpool ort': await measure(() => unpoolSession.run({
-        X: new ort.Tensor('float32', y, outShape), I: new ort.Tensor('int64', idx, outShape),
-      })),
-    };
-    await poolSession.release();
-    await unpoolSession.release();
+  try {
+    return await suiteOrt(ort, WORKLOADS, timing);
+  } finally {
+    globalThis.fetch = realFetch;
   }
-  globalThis.fetch = realFetch;
-  return { version: ort.env.versions?.web ?? ort.env.versions?.common ?? '?', results };
 }
+
+const nativeName = (w, op) =>
+  `op/${op}/${w.name.replace(' ', '/')}/k2s2`;
 
 // ---- native (C++, g++ -O3) --------------------------------------------------------------
 
@@ -283,37 +152,7 @@ if (!flag('--no-native')) {
 
 // ---- report ---------------------------------------------------------------------------------
 
-const fmt = (us) => (us === undefined ? '–' : us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(us < 10 ? 2 : 1)} µs`);
-const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
-const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(r < 10 ? 2 : 1)}x`);
-
-const COLUMNS = ['copy', 'out', 'resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'native'];
-const rows = [];
-for (const w of WORKLOADS) {
-  for (const op of ['pool', 'unpool']) {
-    const r = all[w.name] ?? {};
-    const t = (c) => r[`${op} ${c}`];
-    rows.push({
-      workload: w.name, op, times: COLUMNS.map(t),
-      vsJs: ratio(t('js'), t('copy')), vsOrt: ratio(t('ort'), t('copy')),
-      outVsOrt: ratio(t('ort'), t('out')), residentVsNative: ratio(t('resident'), t('native')),
-      simdVsScalar: ratio(t('scalar copy'), t('copy')),
-    });
-  }
-}
-
-const header = ['workload', 'op', ...COLUMNS];
-const lines = [
-  `| ${header.join(' | ')} |`,
-  `|${header.map(() => '---').join('|')}|`,
-  ...rows.map((r) => `| ${r.workload} | ${r.op} | ${r.times.map(fmt).join(' | ')} |`),
-];
-const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', 'resident / native', 'scalar / SIMD (copy)'];
-const ratioLines = [
-  `| ${ratioHeader.join(' | ')} |`,
-  `|${ratioHeader.map(() => '---').join('|')}|`,
-  ...rows.map((r) => `| ${r.workload} | ${r.op} | ${[r.vsJs, r.vsOrt, r.outVsOrt, r.residentVsNative, r.simdVsScalar].map(fmtRatio).join(' | ')} |`),
-];
+const { lines, ratioLines } = tables(all, WORKLOADS);
 
 function sh(cmd) {
   try {

@@ -1,0 +1,198 @@
+// The benchmark cases, shared by the Node runner (bench.mjs) and the
+// browser page (browser.html): workloads, timing, and the unpool,
+// hand-written JS and ONNX Runtime Web variants. See bench.mjs.
+import { jsMaxPool1d, jsMaxPool2d, jsMaxPool3d, jsMaxUnpool } from './reference.mjs';
+import { FLOAT, INT64, oneNodeModel } from './onnx-model.mjs';
+
+/** Workloads: k = s = 2, no padding, as the native benchmark names them. */
+export const WORKLOADS = [
+  { name: '1d 1x64x12544', dims: 1, shape: [1, 64, 12544] },
+  { name: '2d 1x64x112x112', dims: 2, shape: [1, 64, 112, 112] },
+  { name: '2d 8x64x56x56', dims: 2, shape: [8, 64, 56, 56] },
+  { name: '2d 1x3x512x512', dims: 2, shape: [1, 3, 512, 512] },
+  { name: '2d 1x8x16x16', dims: 2, shape: [1, 8, 16, 16] },
+  { name: '3d 1x16x32x32x32', dims: 3, shape: [1, 16, 32, 32, 32] },
+];
+
+function input(shape, seed = 1) {
+  let a = seed >>> 0;
+  const n = shape.reduce((p, d) => p * d, 1);
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; ++i) {
+    a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
+    x[i] = (a >>> 8) / 65536 - 128;
+  }
+  return x;
+}
+
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Median time per call in microseconds. `fn` may return a promise (awaited). */
+export async function measureWith(fn, { reps, minBatchMs, warmupMs }) {
+  let calls = 0;
+  const start = performance.now();
+  while (calls < 3 || performance.now() - start < warmupMs) {
+    const r = fn();
+    if (r instanceof Promise) await r;
+    ++calls;
+  }
+  const perCall = (performance.now() - start) / calls;
+  const batch = Math.max(1, Math.ceil(minBatchMs / perCall));
+  const times = [];
+  for (let rep = 0; rep < reps; ++rep) {
+    const t0 = performance.now();
+    for (let i = 0; i < batch; ++i) {
+      const r = fn();
+      if (r instanceof Promise) await r;
+    }
+    times.push(((performance.now() - t0) / batch) * 1000);
+  }
+  return median(times);
+}
+
+// ---- unpool (this package) ----------------------------------------------------
+
+/** unpool's variants (copy, out, resident) with the package `u`, loaded with `simd`. */
+export async function benchUnpool(u, simd, variants, workloads, timing) {
+  const measure = (fn) => measureWith(fn, timing);
+  await u.init({ simd });
+  if (u.backendInfo().simd !== simd) throw new Error(`bench: expected simd=${simd}`);
+  const results = {};
+  for (const w of workloads) {
+    const pool = u[`maxPool${w.dims}d`];
+    const unpool = u[`maxUnpool${w.dims}d`];
+    const opts = { kernelSize: 2 };
+    const x = { data: input(w.shape), shape: w.shape };
+    const pooled = pool(x, opts);
+    const r = (results[w.name] = {});
+    if (variants.includes('copy')) {
+      r['pool copy'] = await measure(() => pool(x, opts));
+      r['unpool copy'] = await measure(() => unpool(pooled.output, pooled.indices, opts));
+    }
+    if (variants.includes('out')) {
+      const out = { output: new Float32Array(pooled.output.data.length),
+                    indices: new Int32Array(pooled.indices.data.length) };
+      const y = new Float32Array(x.data.length);
+      r['pool out'] = await measure(() => pool(x, { ...opts, out }));
+      r['unpool out'] = await measure(() => unpool(pooled.output, pooled.indices, { ...opts, out: y }));
+    }
+    if (variants.includes('resident')) {
+      const xr = u.uploadTensor(x);
+      r['pool resident'] = await measure(() => {
+        const p = pool(xr, { ...opts, resident: true });
+        p.output.dispose();
+        p.indices.dispose();
+      });
+      const pr = pool(xr, { ...opts, resident: true });
+      r['unpool resident'] = await measure(() => unpool(pr.output, pr.indices, { ...opts, resident: true }).dispose());
+      xr.dispose();
+      pr.output.dispose();
+      pr.indices.dispose();
+    }
+  }
+  return results;
+}
+
+// ---- hand-written JavaScript ------------------------------------------------------
+
+/** The hand-written JavaScript (reference.mjs). */
+export async function benchJs(workloads, timing) {
+  const measure = (fn) => measureWith(fn, timing);
+  const results = {};
+  const pools = { 1: jsMaxPool1d, 2: jsMaxPool2d, 3: jsMaxPool3d };
+  for (const w of workloads) {
+    const x = input(w.shape);
+    const pool = pools[w.dims];
+    const p = pool(x, w.shape, 2, 2);
+    results[w.name] = {
+      'pool js': await measure(() => pool(x, w.shape, 2, 2)),
+      'unpool js': await measure(() => jsMaxUnpool(p.y, p.idx, p.shape, w.shape)),
+    };
+  }
+  return results;
+}
+
+// ---- ONNX Runtime Web -------------------------------------------------------------
+
+/** ONNX Runtime Web (the module `ort`), wasm backend, one thread. */
+export async function benchOrt(ort, workloads, timing) {
+  const measure = (fn) => measureWith(fn, timing);
+  // One thread, no proxy worker.
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.proxy = false;
+  const results = {};
+  for (const w of workloads) {
+    const d = w.dims;
+    const rep = (v) => Array.from({ length: d }, () => v);
+    const outShape = [...w.shape.slice(0, 2), ...w.shape.slice(2).map((s) => Math.floor((s - 2) / 2) + 1)];
+    const poolSession = await ort.InferenceSession.create(oneNodeModel({
+      opType: 'MaxPool',
+      inputs: [{ name: 'X', type: FLOAT, shape: w.shape }],
+      outputs: [{ name: 'Y', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
+      attributes: { kernel_shape: rep(2), strides: rep(2) },
+    }), { executionProviders: ['wasm'] });
+    const unpoolSession = await ort.InferenceSession.create(oneNodeModel({
+      opType: 'MaxUnpool',
+      inputs: [{ name: 'X', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
+      outputs: [{ name: 'Y', type: FLOAT, shape: w.shape }],
+      attributes: { kernel_shape: rep(2), strides: rep(2) },
+    }), { executionProviders: ['wasm'] });
+    const x = input(w.shape);
+    const pooled = await poolSession.run({ X: new ort.Tensor('float32', x, w.shape) });
+    const y = pooled.Y.data;
+    const idx = pooled.I.data;
+    results[w.name] = {
+      'pool ort': await measure(() => poolSession.run({ X: new ort.Tensor('float32', x, w.shape) })),
+      'unpool ort': await measure(() => unpoolSession.run({
+        X: new ort.Tensor('float32', y, outShape), I: new ort.Tensor('int64', idx, outShape),
+      })),
+    };
+    await poolSession.release();
+    await unpoolSession.release();
+  }
+  return { version: ort.env.versions?.web ?? ort.env.versions?.common ?? '?', results };
+}
+
+// ---- report -------------------------------------------------------------------------
+
+const fmt = (us) => (us === undefined ? '–' : us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(us < 10 ? 2 : 1)} µs`);
+const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
+const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(r < 10 ? 2 : 1)}x`);
+
+const ALL_COLUMNS = ['copy', 'out', 'resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'native'];
+
+/** Markdown tables of times and ratios; `all[workload]['<op> <column>']` in µs. */
+export function tables(all, workloads, columns = ALL_COLUMNS) {
+  const COLUMNS = columns;
+  const rows = [];
+  for (const w of workloads) {
+    for (const op of ['pool', 'unpool']) {
+      const r = all[w.name] ?? {};
+      const t = (c) => r[`${op} ${c}`];
+      rows.push({
+        workload: w.name, op, times: COLUMNS.map(t),
+        vsJs: ratio(t('js'), t('copy')), vsOrt: ratio(t('ort'), t('copy')),
+        outVsOrt: ratio(t('ort'), t('out')), residentVsNative: ratio(t('resident'), t('native')),
+        simdVsScalar: ratio(t('scalar copy'), t('copy')),
+      });
+    }
+}
+
+const header = ['workload', 'op', ...COLUMNS];
+const lines = [
+  `| ${header.join(' | ')} |`,
+  `|${header.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.workload} | ${r.op} | ${r.times.map(fmt).join(' | ')} |`),
+];
+const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', 'resident / native', 'scalar / SIMD (copy)'];
+const ratioLines = [
+  `| ${ratioHeader.join(' | ')} |`,
+  `|${ratioHeader.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.workload} | ${r.op} | ${[r.vsJs, r.vsOrt, r.outVsOrt, r.residentVsNative, r.simdVsScalar].map(fmtRatio).join(' | ')} |`),
+];
+return { lines, ratioLines };
+}
