@@ -39,36 +39,9 @@ const MIN_BATCH_MS = quick ? 2 : 5;
 const WARMUP_MS = quick ? 50 : 200;
 const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
-const {
-  WORKLOADS: ALL_WORKLOADS, benchUnpool: suiteUnpool, benchJs: suiteJs, benchOrt: suiteOrt, tables,
-} = await import('./suite.mjs');
-const WORKLOADS = ALL_WORKLOADS.filter((w) => filter.test(w.name));
+const suite = await import('./suite.mjs');
+const WORKLOADS = suite.WORKLOADS.filter((w) => filter.test(w.name));
 const timing = { reps: REPS, minBatchMs: MIN_BATCH_MS, warmupMs: WARMUP_MS };
-
-async function benchUnpool(simd, variants) {
-  const u = await import('../../dist/index.js');
-  return suiteUnpool(u, simd, variants, WORKLOADS, timing);
-}
-const benchJs = () => suiteJs(WORKLOADS, timing);
-async function benchOrt() {
-  let ort;
-  try {
-    ort = await import('onnxruntime-web');
-  } catch {
-    return undefined;
-  }
-  // The .wasm is read from node_modules: no fetch of http(s) URLs is allowed.
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = (url, ...rest) => {
-    if (/^https?:/i.test(String(url))) throw new Error(`bench: ORT tried to fetch ${url}`);
-    return realFetch(url, ...rest);
-  };
-  try {
-    return await suiteOrt(ort, WORKLOADS, timing);
-  } finally {
-    globalThis.fetch = realFetch;
-  }
-}
 
 const nativeName = (w, op) =>
   `op/${op}/${w.name.replace(' ', '/')}/k2s2`;
@@ -107,7 +80,8 @@ function benchNative() {
 // ---- main ---------------------------------------------------------------------------------
 
 if (child === 'scalar') {
-  process.stdout.write(JSON.stringify(await benchUnpool(false, ['copy', 'resident'])));
+  const u = await import('../../dist/index.js');
+  process.stdout.write(JSON.stringify(await suite.benchUnpool(u, false, ['copy', 'resident'], WORKLOADS, timing)));
   process.exit(0);
 }
 
@@ -118,8 +92,27 @@ const merge = (into, from, rename = (k) => k) => {
 };
 
 const all = {};
-console.error('bench: unpool (SIMD): copy, out, resident');
-merge(all, await benchUnpool(true, ['copy', 'out', 'resident']));
+const u = await import('../../dist/index.js');
+await u.init({ simd: true });
+let ort;
+if (!flag('--no-ort')) {
+  try {
+    ort = await import('onnxruntime-web');
+  } catch {
+    console.error('bench: onnxruntime-web is not installed; skipped');
+  }
+}
+const ortVersion = ort ? suite.ortVersion(ort) : undefined;
+// ORT's .wasm must come from node_modules: no fetch of http(s) URLs.
+const realFetch = globalThis.fetch;
+globalThis.fetch = (url, ...rest) => {
+  if (/^https?:/i.test(String(url))) throw new Error(`bench: something tried to fetch ${url}`);
+  return realFetch(url, ...rest);
+};
+console.error(`bench: side by side: unpool (SIMD: copy, out, resident), hand-written JS${ort ? ', ONNX Runtime Web' : ''}`);
+merge(all, await suite.benchSideBySide(u, ort, ['copy', 'out', 'resident'], WORKLOADS, timing,
+                                       (w) => console.error(`  ${w}`)));
+globalThis.fetch = realFetch;
 if (!flag('--no-scalar')) {
   console.error('bench: unpool (scalar build, child process)');
   const passthrough = [...(quick ? ['--quick'] : []), ...(option('--filter') ? ['--filter', option('--filter')] : [])];
@@ -127,19 +120,6 @@ if (!flag('--no-scalar')) {
                       { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`bench: the scalar child failed:\n${r.stderr}`);
   merge(all, JSON.parse(r.stdout), (k) => k.replace(/ (copy|resident)$/, ' scalar $1'));
-}
-console.error('bench: hand-written JS');
-merge(all, await benchJs());
-let ortVersion;
-if (!flag('--no-ort')) {
-  console.error('bench: ONNX Runtime Web (wasm, 1 thread)');
-  const ort = await benchOrt();
-  if (ort) {
-    ortVersion = ort.version;
-    merge(all, ort.results);
-  } else {
-    console.error('bench: onnxruntime-web is not installed; skipped');
-  }
 }
 if (!flag('--no-native')) {
   console.error('bench: native C++ (build/bench/unpool_bench)');
@@ -152,7 +132,7 @@ if (!flag('--no-native')) {
 
 // ---- report ---------------------------------------------------------------------------------
 
-const { lines, ratioLines } = tables(all, WORKLOADS);
+const { lines, ratioLines } = suite.tables(all, WORKLOADS);
 
 function sh(cmd) {
   try {

@@ -73,12 +73,8 @@ let ortVersion;
 try {
   console.error('bench (chromium): SIMD build, hand-written JS' + (flag('--no-ort') ? '' : ', ONNX Runtime Web'));
   const simd = await run(`simd=1&ort=${flag('--no-ort') ? 0 : 1}`);
-  merge(all, simd.unpool);
-  merge(all, simd.js);
-  if (simd.ort) {
-    merge(all, simd.ort.results);
-    ortVersion = simd.ort.version;
-  }
+  merge(all, simd.side);
+  ortVersion = simd.ortVersion;
   console.error('bench (chromium): scalar build');
   const scalar = await run('simd=0');
   merge(all, scalar.unpool, (k) => k.replace(/ (copy|resident)$/, ' scalar $1'));

@@ -31,130 +31,173 @@ const median = (v) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** Median time per call in microseconds. `fn` may return a promise (awaited). */
-export async function measureWith(fn, { reps, minBatchMs, warmupMs }) {
-  let calls = 0;
-  const start = performance.now();
-  while (calls < 3 || performance.now() - start < warmupMs) {
-    const r = fn();
-    if (r instanceof Promise) await r;
-    ++calls;
-  }
-  const perCall = (performance.now() - start) / calls;
-  const batch = Math.max(1, Math.ceil(minBatchMs / perCall));
-  const times = [];
-  for (let rep = 0; rep < reps; ++rep) {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; ++i) {
+/**
+ * Times the cases `{ name: fn }` side by side: each is warmed up and its
+ * batch size chosen (>= minBatchMs, or one call), then `reps` rounds run one
+ * batch of every case in turn, so that all cases see the same machine state.
+ * Returns `{ name: median µs per call }`. A case may return a promise.
+ */
+export async function runCases(cases, { reps, minBatchMs, warmupMs }) {
+  const names = Object.keys(cases);
+  const batch = {};
+  for (const name of names) {
+    const fn = cases[name];
+    let calls = 0;
+    const start = performance.now();
+    while (calls < 3 || performance.now() - start < warmupMs) {
       const r = fn();
       if (r instanceof Promise) await r;
+      ++calls;
     }
-    times.push(((performance.now() - t0) / batch) * 1000);
+    batch[name] = Math.max(1, Math.ceil(minBatchMs / ((performance.now() - start) / calls)));
   }
-  return median(times);
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  for (let rep = 0; rep < reps; ++rep) {
+    for (const name of names) {
+      const fn = cases[name];
+      const t0 = performance.now();
+      for (let i = 0; i < batch[name]; ++i) {
+        const r = fn();
+        if (r instanceof Promise) await r;
+      }
+      times[name].push(((performance.now() - t0) / batch[name]) * 1000);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(times[n])]));
 }
 
 // ---- unpool (this package) ----------------------------------------------------
 
-/** unpool's variants (copy, out, resident) with the package `u`, loaded with `simd`. */
+/**
+ * unpool's cases for workload `w` with the loaded package `u`: 'pool copy',
+ * 'unpool copy', ... for `variants` (copy, out, resident). Call `cleanup`
+ * after timing them.
+ */
+export function unpoolCases(u, w, variants) {
+  const pool = u[`maxPool${w.dims}d`];
+  const unpool = u[`maxUnpool${w.dims}d`];
+  const opts = { kernelSize: 2 };
+  const x = { data: input(w.shape), shape: w.shape };
+  const pooled = pool(x, opts);
+  const cases = {};
+  const held = [];
+  if (variants.includes('copy')) {
+    cases['pool copy'] = () => pool(x, opts);
+    cases['unpool copy'] = () => unpool(pooled.output, pooled.indices, opts);
+  }
+  if (variants.includes('out')) {
+    const out = { output: new Float32Array(pooled.output.data.length),
+                  indices: new Int32Array(pooled.indices.data.length) };
+    const y = new Float32Array(x.data.length);
+    const outOpts = { ...opts, out };
+    const yOpts = { ...opts, out: y };
+    cases['pool out'] = () => pool(x, outOpts);
+    cases['unpool out'] = () => unpool(pooled.output, pooled.indices, yOpts);
+  }
+  if (variants.includes('resident')) {
+    const xr = u.uploadTensor(x);
+    const pr = pool(xr, { ...opts, resident: true });
+    held.push(xr, pr.output, pr.indices);
+    const rOpts = { ...opts, resident: true };
+    cases['pool resident'] = () => {
+      const p = pool(xr, rOpts);
+      p.output.dispose();
+      p.indices.dispose();
+    };
+    cases['unpool resident'] = () => unpool(pr.output, pr.indices, rOpts).dispose();
+  }
+  return { cases, cleanup: () => held.forEach((t) => t.dispose()) };
+}
+
+/** unpool alone (the scalar child process): `{ workload: { case: µs } }`. */
 export async function benchUnpool(u, simd, variants, workloads, timing) {
-  const measure = (fn) => measureWith(fn, timing);
   await u.init({ simd });
   if (u.backendInfo().simd !== simd) throw new Error(`bench: expected simd=${simd}`);
   const results = {};
   for (const w of workloads) {
-    const pool = u[`maxPool${w.dims}d`];
-    const unpool = u[`maxUnpool${w.dims}d`];
-    const opts = { kernelSize: 2 };
-    const x = { data: input(w.shape), shape: w.shape };
-    const pooled = pool(x, opts);
-    const r = (results[w.name] = {});
-    if (variants.includes('copy')) {
-      r['pool copy'] = await measure(() => pool(x, opts));
-      r['unpool copy'] = await measure(() => unpool(pooled.output, pooled.indices, opts));
-    }
-    if (variants.includes('out')) {
-      const out = { output: new Float32Array(pooled.output.data.length),
-                    indices: new Int32Array(pooled.indices.data.length) };
-      const y = new Float32Array(x.data.length);
-      r['pool out'] = await measure(() => pool(x, { ...opts, out }));
-      r['unpool out'] = await measure(() => unpool(pooled.output, pooled.indices, { ...opts, out: y }));
-    }
-    if (variants.includes('resident')) {
-      const xr = u.uploadTensor(x);
-      r['pool resident'] = await measure(() => {
-        const p = pool(xr, { ...opts, resident: true });
-        p.output.dispose();
-        p.indices.dispose();
-      });
-      const pr = pool(xr, { ...opts, resident: true });
-      r['unpool resident'] = await measure(() => unpool(pr.output, pr.indices, { ...opts, resident: true }).dispose());
-      xr.dispose();
-      pr.output.dispose();
-      pr.indices.dispose();
-    }
+    const { cases, cleanup } = unpoolCases(u, w, variants);
+    results[w.name] = await runCases(cases, timing);
+    cleanup();
   }
   return results;
 }
 
 // ---- hand-written JavaScript ------------------------------------------------------
 
-/** The hand-written JavaScript (reference.mjs). */
-export async function benchJs(workloads, timing) {
-  const measure = (fn) => measureWith(fn, timing);
-  const results = {};
+/** The hand-written JavaScript (reference.mjs): 'pool js', 'unpool js'. */
+export function jsCases(w) {
   const pools = { 1: jsMaxPool1d, 2: jsMaxPool2d, 3: jsMaxPool3d };
-  for (const w of workloads) {
-    const x = input(w.shape);
-    const pool = pools[w.dims];
-    const p = pool(x, w.shape, 2, 2);
-    results[w.name] = {
-      'pool js': await measure(() => pool(x, w.shape, 2, 2)),
-      'unpool js': await measure(() => jsMaxUnpool(p.y, p.idx, p.shape, w.shape)),
-    };
-  }
-  return results;
+  const x = input(w.shape);
+  const pool = pools[w.dims];
+  const p = pool(x, w.shape, 2, 2);
+  return {
+    'pool js': () => pool(x, w.shape, 2, 2),
+    'unpool js': () => jsMaxUnpool(p.y, p.idx, p.shape, w.shape),
+  };
 }
 
 // ---- ONNX Runtime Web -------------------------------------------------------------
 
-/** ONNX Runtime Web (the module `ort`), wasm backend, one thread. */
-export async function benchOrt(ort, workloads, timing) {
-  const measure = (fn) => measureWith(fn, timing);
-  // One thread, no proxy worker.
+/** The version of the loaded onnxruntime-web. */
+export const ortVersion = (ort) => ort.env.versions?.web ?? ort.env.versions?.common ?? '?';
+
+/**
+ * ONNX Runtime Web (the module `ort`), wasm backend, one thread: 'pool ort'
+ * (MaxPool with its Indices output) and 'unpool ort' (MaxUnpool of that
+ * result). Call `cleanup` (async) after timing them.
+ */
+export async function ortCases(ort, w) {
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.proxy = false;
+  const d = w.dims;
+  const rep = (v) => Array.from({ length: d }, () => v);
+  const outShape = [...w.shape.slice(0, 2), ...w.shape.slice(2).map((s) => Math.floor((s - 2) / 2) + 1)];
+  const poolSession = await ort.InferenceSession.create(oneNodeModel({
+    opType: 'MaxPool',
+    inputs: [{ name: 'X', type: FLOAT, shape: w.shape }],
+    outputs: [{ name: 'Y', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
+    attributes: { kernel_shape: rep(2), strides: rep(2) },
+  }), { executionProviders: ['wasm'] });
+  const unpoolSession = await ort.InferenceSession.create(oneNodeModel({
+    opType: 'MaxUnpool',
+    inputs: [{ name: 'X', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
+    outputs: [{ name: 'Y', type: FLOAT, shape: w.shape }],
+    attributes: { kernel_shape: rep(2), strides: rep(2) },
+  }), { executionProviders: ['wasm'] });
+  const x = input(w.shape);
+  const pooled = await poolSession.run({ X: new ort.Tensor('float32', x, w.shape) });
+  const y = pooled.Y.data;
+  const idx = pooled.I.data;
+  return {
+    cases: {
+      'pool ort': () => poolSession.run({ X: new ort.Tensor('float32', x, w.shape) }),
+      'unpool ort': () => unpoolSession.run({
+        X: new ort.Tensor('float32', y, outShape), I: new ort.Tensor('int64', idx, outShape),
+      }),
+    },
+    cleanup: async () => {
+      await poolSession.release();
+      await unpoolSession.release();
+    },
+  };
+}
+
+/**
+ * Every implementation of one process side by side, workload by workload:
+ * unpool (`u`, already initialised) with `variants`, the hand-written JS,
+ * and ONNX Runtime Web when `ort` is given. `{ workload: { case: µs } }`.
+ */
+export async function benchSideBySide(u, ort, variants, workloads, timing, log = () => {}) {
   const results = {};
   for (const w of workloads) {
-    const d = w.dims;
-    const rep = (v) => Array.from({ length: d }, () => v);
-    const outShape = [...w.shape.slice(0, 2), ...w.shape.slice(2).map((s) => Math.floor((s - 2) / 2) + 1)];
-    const poolSession = await ort.InferenceSession.create(oneNodeModel({
-      opType: 'MaxPool',
-      inputs: [{ name: 'X', type: FLOAT, shape: w.shape }],
-      outputs: [{ name: 'Y', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
-      attributes: { kernel_shape: rep(2), strides: rep(2) },
-    }), { executionProviders: ['wasm'] });
-    const unpoolSession = await ort.InferenceSession.create(oneNodeModel({
-      opType: 'MaxUnpool',
-      inputs: [{ name: 'X', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
-      outputs: [{ name: 'Y', type: FLOAT, shape: w.shape }],
-      attributes: { kernel_shape: rep(2), strides: rep(2) },
-    }), { executionProviders: ['wasm'] });
-    const x = input(w.shape);
-    const pooled = await poolSession.run({ X: new ort.Tensor('float32', x, w.shape) });
-    const y = pooled.Y.data;
-    const idx = pooled.I.data;
-    results[w.name] = {
-      'pool ort': await measure(() => poolSession.run({ X: new ort.Tensor('float32', x, w.shape) })),
-      'unpool ort': await measure(() => unpoolSession.run({
-        X: new ort.Tensor('float32', y, outShape), I: new ort.Tensor('int64', idx, outShape),
-      })),
-    };
-    await poolSession.release();
-    await unpoolSession.release();
+    log(w.name);
+    const mine = unpoolCases(u, w, variants);
+    const theirs = ort ? await ortCases(ort, w) : { cases: {}, cleanup: async () => {} };
+    results[w.name] = await runCases({ ...mine.cases, ...jsCases(w), ...theirs.cases }, timing);
+    mine.cleanup();
+    await theirs.cleanup();
   }
-  return { version: ort.env.versions?.web ?? ort.env.versions?.common ?? '?', results };
+  return results;
 }
 
 // ---- report -------------------------------------------------------------------------
