@@ -126,7 +126,7 @@ describe('requests larger than the 4 GiB heap', () => {
         ['padding', () => unpool.maxUnpool1d(x1, i1, { kernelSize: 1, padding: v })],
         ['x shape', () => unpool.maxPool1d({ data: new Float32Array(0), shape: [0, 1, v] }, { kernelSize: 1 })],
         ['x shape', () => unpool.maxUnpool2d({ data: new Float32Array(0), shape: [0, 1, 1, v] }, { data: new Int32Array(0), shape: [0, 1, 1, v] }, { kernelSize: 1 })],
-        ['inputShape shape', () => unpool.maxPool1dBackward({ data: new Float32Array(0), shape: [0, 1, 1] }, { data: new Int32Array(0), shape: [0, 1, 1] },
+        ['inputShape=', () => unpool.maxPool1dBackward({ data: new Float32Array(0), shape: [0, 1, 1] }, { data: new Int32Array(0), shape: [0, 1, 1] },
           { inputShape: [0, 1, v] })],
       ] as const) {
         const e = thrown(call);
