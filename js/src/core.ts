@@ -268,6 +268,7 @@ export class Runtime {
   readonly arena: number;
   arenaBusy = false;
   private view: Float64Array;
+  private u8: Uint8Array;
 
   constructor(readonly m: UnpoolWasmModule) {
     if (m._unpool_param_slots() !== PARAM_SLOTS) {
@@ -279,14 +280,24 @@ export class Runtime {
     this.block = base;
     this.arena = base + PARAM_SLOTS * 8;
     this.view = new Float64Array(m.HEAPU8.buffer, this.block, PARAM_SLOTS);
+    this.u8 = m.HEAPU8;
   }
 
-  /** The parameter block as doubles (a fresh view after memory growth). */
+  /**
+   * The parameter block as doubles. Memory growth detaches the old buffer
+   * (its views then have length 0): the view is then taken again.
+   */
   get f(): Float64Array {
-    if (this.view.buffer !== this.m.HEAPU8.buffer) {
+    if (this.view.length === 0) {
       this.view = new Float64Array(this.m.HEAPU8.buffer, this.block, PARAM_SLOTS);
     }
     return this.view;
+  }
+
+  /** The module's memory (the current buffer, also after growth). */
+  get heap(): ArrayBuffer {
+    if (this.u8.length === 0) this.u8 = this.m.HEAPU8;
+    return this.u8.buffer as ArrayBuffer;
   }
 }
 

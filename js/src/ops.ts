@@ -271,7 +271,7 @@ function stage(rt: Runtime, inputs: readonly Input[], budget: number):
     if (i.address !== 0) {
       addresses.push(i.address);
     } else {
-      (new VIEW[i.dtype](rt.m.HEAPU8.buffer, at, i.data!.length) as { set(a: TensorData): void })
+      (new VIEW[i.dtype](rt.heap, at, i.data!.length) as { set(a: TensorData): void })
           .set(i.data!);
       addresses.push(at);
       at += round8(i.byteLength);
@@ -283,7 +283,7 @@ function stage(rt: Runtime, inputs: readonly Input[], budget: number):
 /** The result at `address` as a fresh array, or copied into `sink`'s array. */
 function take(rt: Runtime, address: number, dtype: DType, shape: number[], n: number,
               sink: Sink): Tensor {
-  const view = new VIEW[dtype](rt.m.HEAPU8.buffer, address, n);
+  const view = new VIEW[dtype](rt.heap, address, n);
   if (sink.kind === 'out') {
     (sink.array as { set(a: TensorData): void }).set(view);
     return { data: sink.array, shape };
