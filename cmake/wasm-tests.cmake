@@ -2,7 +2,11 @@
 # bit-identity) compiled with em++ and run by CTest under Node:
 #
 #   emcmake cmake -S . -B build/wasm-tests -DUNPOOL_WASM_TESTS=ON
-#   cmake --build build/wasm-tests -j2 && ctest --test-dir build/wasm-tests
+#   cmake --build build/wasm-tests --target unpool_wasm_tests -j2
+#   ctest --test-dir build/wasm-tests
+#
+# (Building every target also links the npm module, whose -O3 link needs
+# NODE_PATH=/usr/share/nodejs; these targets set it themselves.)
 #
 # UNPOOL_WASM_SIMD=OFF builds it without -msimd128 -mbulk-memory (the scalar
 # fallback).

@@ -233,6 +233,18 @@ void register_workload(const Workload& w) {
       }
     });
   }
+  for (const auto& v : uk::kCheckIndicesVariants<int32_t>) {
+    const auto fn = v.fn;
+    reg(std::string("ukernel/") + v.name + "/" + name, [fn, planes](State& st, Problem& p) {
+      const int64_t n = static_cast<int64_t>(p.y.size()) / planes;
+      const int64_t m = static_cast<int64_t>(p.unpooled.size()) / planes;
+      for (auto _ : st) {
+        bool ok = true;
+        for (int64_t q = 0; q < planes; ++q) ok &= fn(p.idx.data() + q * n, n, m);
+        benchmark::DoNotOptimize(ok);
+      }
+    });
+  }
   for (const auto& v : uk::kScatterAddVariants<float, int32_t>) {
     const auto fn = v.fn;
     reg(std::string("ukernel/") + v.name + "/" + name, [fn, planes](State& st, Problem& p) {

@@ -5,20 +5,25 @@
 #define UNPOOL_SRC_UKERNELS_SCATTER_H_
 
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace unpool {
 namespace ukernels {
 
 // True when every idx[i] (i < n) lies in [0, limit). Branch-free reduction so
-// the common all-valid case runs at memory speed.
+// the common all-valid case runs at memory speed: one unsigned compare tests
+// both bounds (a negative index wraps to a huge unsigned one), which GCC
+// vectorises and the int64 form was not.
 template <typename I>
 bool check_indices__scalar(const I* idx, int64_t n, int64_t limit) {
-  bool ok = true;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t v = static_cast<int64_t>(idx[i]);
-    ok &= (v >= 0) & (v < limit);
-  }
-  return ok;
+  using U = typename std::make_unsigned<I>::type;
+  constexpr int64_t kMax = static_cast<int64_t>(std::numeric_limits<I>::max());
+  // Every non-negative I is below a limit past its maximum.
+  const U lim = limit > kMax ? static_cast<U>(static_cast<U>(kMax) + 1) : static_cast<U>(limit);
+  U bad = 0;  // an integer OR reduction: GCC does not vectorise a bool AND
+  for (int64_t i = 0; i < n; ++i) bad |= static_cast<U>(static_cast<U>(idx[i]) >= lim);
+  return bad == 0;
 }
 
 // y[idx[i]] = x[i] in order: the later of duplicate indices wins.
