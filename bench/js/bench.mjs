@@ -34,7 +34,7 @@ const option = (name) => {
 const child = option('--child');
 const quick = flag('--quick');
 const filter = new RegExp(option('--filter') ?? '.');
-const REPS = quick ? 5 : 15;
+const REPS = quick ? 5 : 21;
 const MIN_BATCH_MS = quick ? 2 : 5;
 const WARMUP_MS = quick ? 50 : 200;
 const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
