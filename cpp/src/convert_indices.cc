@@ -1,8 +1,6 @@
 // Conversions between the argmax index formats of PyTorch, ONNX and
 // TensorFlow. Each index is decoded into a row-major offset inside its own
 // (n, c) plane, checked, and encoded again.
-#include <sstream>
-
 #include "dispatch.h"
 #include "geometry.h"
 #include "unpool/unpool.h"
@@ -114,7 +112,7 @@ Check convert(const Geometry& g, Layout layout, int64_t channels, const Codec& f
   for_each_element(g, layout, channels, [&](int64_t e, int64_t n, int64_t ch) {
     const int64_t v = static_cast<int64_t>(src[e]);
     if (from.decode(v, n, ch) >= 0) return true;
-    std::ostringstream m;
+    internal::Message m;
     m << kOp << ": indices[" << e << "]=" << v << " is not a " << index_format_name(from.format)
       << " index into its own plane (n=" << n << ", c=" << ch << ") of input "
       << internal::shape_string(input) << " (" << from.plane << " elements per plane)";

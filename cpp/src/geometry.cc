@@ -2,7 +2,6 @@
 
 #include "dispatch.h"
 
-#include <sstream>
 
 namespace unpool {
 namespace internal {
@@ -43,7 +42,7 @@ Check resolve(const std::string& op, const char* name, const SizeArg& a,
   const bool empty_default = a.list && a.count == 0 && single_list && !required;
   if (a.list && a.count != dims && !(single_list && a.count == 1) &&
       !empty_default) {
-    std::ostringstream m;
+    Message m;
     m << op << ": " << name << " must have " << dims
       << (single_list && dims > 1 ? " entries (or 1)" : dims > 1 ? " entries" : " entry")
       << ", got " << a.count;
@@ -198,7 +197,7 @@ Check check_rank(const char* op, const char* name, int32_t dims,
   static const char* const kSpatial[] = {"L", "H, W", "D, H, W"};
   const std::string sp = kSpatial[dims - 1];
   const bool last = layout == Layout::kChannelsLast;
-  std::ostringstream m;
+  Message m;
   m << op << ": " << name << " must have rank " << dims + 1 << " ("
     << (last ? sp + ", C" : "C, " + sp) << ") or " << dims + 2 << " (N, "
     << (last ? sp + ", C" : "C, " + sp) << "), got rank " << shape.rank;
@@ -260,7 +259,7 @@ Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
     // ceil_mode: the last window must start inside the input or left padding.
     if (p.ceil_mode && (o - 1) * s >= g->in[i] + g->pad[i]) --o;
     if (o < 1) {
-      std::ostringstream m;
+      Message m;
       m << op << ": output size " << o << " in spatial dim " << u
         << " is too small (input " << g->in[i] << ", kernelSize "
         << g->kernel[i] << ", stride " << s << ", padding " << g->pad[i]
@@ -346,7 +345,7 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
   const bool batched = input.rank == dims + 2;
   const int32_t n = p.output_size_count;
   if (n >= 0 && n != dims && n != dims + 2 && !(n == dims + 1 && !batched)) {
-    std::ostringstream m;
+    Message m;
     m << op << ": outputSize must have " << dims << " or " << dims + 2
       << (batched ? "" : (" (or " + std::to_string(dims + 1) +
                           " for unbatched input)"))
@@ -453,7 +452,7 @@ Check plan_plain(const char* op_c, int32_t dims, Layout layout, const Shape& a,
 
 Check index_error(const char* op, const char* name, int64_t pos, int64_t value,
                   const int64_t plane[3], int32_t dims, const char* what) {
-  std::ostringstream m;
+  Message m;
   m << op << ": " << name << "[" << pos << "]=" << value
     << " is out of range for " << what << " plane ";
   for (int i = 3 - dims; i < 3; ++i) m << (i > 3 - dims ? "x" : "") << plane[i];

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "unpool/unpool.h"
 
@@ -15,6 +16,20 @@ namespace internal {
 // Largest value accepted for any size, stride, padding, dilation or dim.
 // Keeps every product of two of them inside int64.
 constexpr int64_t kMaxSize = (int64_t{1} << 31) - 1;
+
+// Builds a message with `<<` like an ostringstream, without pulling the
+// iostream machinery (locales, ~100 KB) into the .wasm.
+class Message {
+ public:
+  Message& operator<<(const std::string& v) { s_ += v; return *this; }
+  Message& operator<<(const char* v) { s_ += v; return *this; }
+  template <typename N, typename = std::enable_if_t<std::is_integral<N>::value>>
+  Message& operator<<(N v) { s_ += std::to_string(v); return *this; }
+  const std::string& str() const { return s_; }
+
+ private:
+  std::string s_;
+};
 
 // Where `ok()` is false, `status` and `message` say why.
 struct Check {
