@@ -21,7 +21,7 @@ tarball="$work/$tarball"
 listing=$(tar -tzf "$tarball")
 for f in package/package.json package/README.md package/dist/index.js package/dist/index.d.ts \
          package/dist/unpool.mjs package/dist/unpool.d.mts package/dist/unpool.wasm \
-         package/dist/unpool-scalar.wasm; do
+         package/dist/unpool-scalar.mjs package/dist/unpool-scalar.d.mts package/dist/unpool-scalar.wasm; do
   grep -qx "$f" <<<"$listing" || { echo "test-pack: $f missing from the tarball" >&2; exit 1; }
 done
 if grep -qvE '^package/(package\.json|README\.md|LICENSE|dist/[A-Za-z0-9_.-]+)$' <<<"$listing"; then

@@ -95,11 +95,14 @@ async function load(options: InitOptions): Promise<UnpoolWasmModule> {
     const prefix = defaultUrl.href.slice(0, defaultUrl.href.lastIndexOf('/') + 1);
     wasmBinary = await readNodeBinary(locate ? locate(file, prefix) : defaultUrl);
   }
-  // One glue serves both builds (scripts/build.sh checks they are the same).
-  const m = await createUnpoolModule({
+  // Each build has its own glue (the JS library functions a build imports
+  // may differ); the scalar one is imported only when it is used.
+  const create = simd ? createUnpoolModule
+                      : (await import('./unpool-scalar.mjs')).default as typeof createUnpoolModule;
+  const m = await create({
     ...(wasmBinary !== undefined ? { wasmBinary } : {}),
     locateFile: (path: string, prefix: string) =>
-      locate ? locate(path === 'unpool.wasm' ? file : path, prefix) : defaultUrl.href,
+      locate ? locate(path, prefix) : defaultUrl.href,
   });
   attachRuntime(m);
   loadedInfo = { simd };
