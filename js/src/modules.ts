@@ -6,7 +6,8 @@ import {
 } from './ops.js';
 import type { Layout } from './layout.js';
 import { describe } from './tensor.js';
-import type { FloatArray, IndexArray, IndexType, Size, Tensor, TensorLike } from './tensor.js';
+import type { FloatInput, IndexInput } from './resident.js';
+import type { FloatArray, IndexArray, IndexType, Size, Tensor } from './tensor.js';
 
 // The options argument must be an object (its values are checked by forward():
 // only a missing value takes the default, a null is refused there, as in the
@@ -61,13 +62,13 @@ abstract class MaxPoolNd {
   }
 
   /** Pools `x`; returns the output and the argmax indices. */
-  forward<T extends FloatArray>(x: TensorLike<T>): MaxPoolResult<T, IndexArray> {
+  forward<T extends FloatArray>(x: FloatInput<T>): MaxPoolResult<T, IndexArray> {
     return maxPoolNd(this.dims, x, { ...this.geometry(), indexType: this.indexType }) as
         MaxPoolResult<T, IndexArray>;
   }
 
   /** Gradient of forward() w.r.t. its input (scatter-add), geometry checked. */
-  backward<T extends FloatArray>(gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>,
+  backward<T extends FloatArray>(gradOutput: FloatInput<T>, indices: IndexInput,
                                  inputShape: readonly number[]): Tensor<T> {
     return maxPoolBackwardNd(this.dims, gradOutput, indices,
                              { ...this.geometry(), inputShape }) as Tensor<T>;
@@ -100,7 +101,7 @@ abstract class MaxUnpoolNd {
    * Unpools `x` with `indices`. `outputSize` is optional: spatial sizes, maybe
    * preceded by N and C as in PyTorch (e.g. a previous input's shape).
    */
-  forward<T extends FloatArray>(x: TensorLike<T>, indices: TensorLike<IndexArray>,
+  forward<T extends FloatArray>(x: FloatInput<T>, indices: IndexInput,
                                 outputSize?: readonly number[] | null): Tensor<T> {
     return maxUnpoolNd(this.dims, x, indices, {
       kernelSize: this.kernelSize, stride: this.stride, padding: this.padding, outputSize,
@@ -109,8 +110,8 @@ abstract class MaxUnpoolNd {
   }
 
   /** Gradient of forward() w.r.t. `x` (a gather); shape of `indices`. */
-  backward<T extends FloatArray>(gradOutput: TensorLike<T>,
-                                 indices: TensorLike<IndexArray>): Tensor<T> {
+  backward<T extends FloatArray>(gradOutput: FloatInput<T>,
+                                 indices: IndexInput): Tensor<T> {
     return maxUnpoolBackwardNd(this.dims, gradOutput, indices, { layout: this.layout }) as Tensor<T>;
   }
 }

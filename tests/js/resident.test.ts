@@ -145,6 +145,24 @@ describe('resident tensors', () => {
   });
 });
 
+describe('module classes', () => {
+  it('take resident tensors as inputs', () => {
+    const before = memoryUsage().inUseBytes;
+    const x = { data: random(2 * 6 * 6, 9), shape: [2, 6, 6] };
+    const xr = uploadTensor(x);
+    const pool = new unpool.MaxPool2d(2);
+    const unpoolLayer = new unpool.MaxUnpool2d(2);
+    const a = pool.forward(xr);
+    const b = pool.forward(x);
+    expect(sameBits(a.output.data, b.output.data)).toBe(true);
+    const r = maxPool2d(xr, { kernelSize: 2, resident: true });
+    expect(sameBits(unpoolLayer.forward(r.output, r.indices).data,
+                    unpoolLayer.forward(b.output, b.indices).data)).toBe(true);
+    for (const t of [xr, r.output, r.indices]) t.dispose();
+    expect(memoryUsage().inUseBytes).toBe(before);
+  });
+});
+
 describe('out', () => {
   const x = { data: random(2 * 8 * 8, 8), shape: [2, 1, 8, 8] };
 
