@@ -4,8 +4,10 @@
 #   - check the tarball holds the .wasm, the glue and the types, and no sources;
 #   - import 'unpool' from a Node script;
 #   - type-check a TypeScript file against the installed .d.ts;
-#   - bundle a page importing 'unpool' with Vite and run it in headless
-#     chromium (playwright-core); Node and browser results must be identical.
+#   - bundle a page importing 'unpool' with Vite, and the same page with
+#     webpack 5 (installed into the scratch folder, not the repo), and run
+#     each in headless chromium (playwright-core); Node and browser results
+#     must be identical.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -37,8 +39,9 @@ cp tests/js/pack/page/index.html tests/js/pack/page/main.js "$app/"
 cat >"$app/package.json" <<'JSON'
 { "name": "unpool-pack-smoke", "private": true, "type": "module" }
 JSON
-echo "test-pack: npm install the tarball into $app"
-(cd "$app" && PATH="/nonexistent-emscripten:$PATH" npm install --no-audit --no-fund --silent "$tarball")
+cp tests/js/pack/webpack.config.js "$app/"
+echo "test-pack: npm install the tarball (and webpack, for the webpack bundle) into $app"
+(cd "$app" && PATH="/nonexistent-emscripten:$PATH" npm install --no-audit --no-fund --silent "$tarball" webpack@5 webpack-cli@6)
 
 echo "test-pack: Node import"
 node_result=$(cd "$app" && node node-smoke.mjs)
@@ -68,9 +71,34 @@ echo "test-pack: the bundled page in headless chromium"
 browser_result=$(node tests/js/pack/browser-smoke.mjs "$app/dist")
 
 if [ "$node_result" != "$browser_result" ]; then
-  echo "test-pack: Node and browser results differ" >&2
+  echo "test-pack: Node and browser (Vite) results differ" >&2
   echo "node:    $node_result" >&2
   echo "browser: $browser_result" >&2
   exit 1
 fi
-echo "test-pack: 4 passed, 0 failed (tarball contents, Node import, types, bundled page in chromium)"
+
+echo "test-pack: webpack 5 build of the same page"
+(cd "$app" && node node_modules/webpack-cli/bin/cli.js --no-stats)
+out="$app/dist-webpack"
+cp tests/js/pack/page/index.html "$out/"
+# Both builds emitted as files: the SIMD one and the scalar fallback.
+wasm_assets=$(find "$out" -name '*.wasm' | wc -l)
+if [ "$wasm_assets" != 2 ]; then
+  echo "test-pack: the webpack bundle has $wasm_assets .wasm assets, expected 2 (SIMD and scalar)" >&2
+  ls -lR "$out" >&2; exit 1
+fi
+# (The glue's own "data:application/octet-stream;base64," prefix, with no
+# payload after it, is not an inlined asset.)
+if grep -qE 'data:[a-z]+/[a-z0-9.+-]+(;[a-z0-9=-]+)*;base64,[A-Za-z0-9+/]{16}' "$out"/*.js; then
+  echo "test-pack: the webpack bundle inlines a data: URL instead of emitting an asset" >&2; exit 1
+fi
+
+echo "test-pack: the webpack-bundled page in headless chromium"
+webpack_result=$(node tests/js/pack/browser-smoke.mjs "$out")
+if [ "$node_result" != "$webpack_result" ]; then
+  echo "test-pack: Node and browser (webpack) results differ" >&2
+  echo "node:    $node_result" >&2
+  echo "browser: $webpack_result" >&2
+  exit 1
+fi
+echo "test-pack: 5 passed, 0 failed (tarball contents, Node import, types, Vite page in chromium, webpack page in chromium)"

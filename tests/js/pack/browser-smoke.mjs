@@ -1,4 +1,4 @@
-// Serves a Vite-built page (argv[2]) over HTTP, opens it in headless Debian
+// Serves a bundled page (argv[2], built by Vite or webpack) over HTTP, opens it in headless Debian
 // chromium with playwright-core and prints the page's result as JSON.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
