@@ -33,13 +33,11 @@ const SIMD_PROBE = new Uint8Array([
 ]);
 
 /**
- * "SIMD: yes/no" and where that comes from: the package's own flag when it
- * exports one, otherwise whether this browser validates a SIMD module.
+ * "SIMD: yes/no" and where that comes from: the build the package loaded
+ * (backendInfo()), otherwise whether this browser validates a SIMD module.
  */
 export function simdStatus(pkg) {
-  const flag = [pkg.simd, pkg.features?.simd, pkg.isSimd, pkg.simdEnabled, pkg.usesSimd]
-    .map((f) => (typeof f === 'function' ? f() : f))
-    .find((f) => typeof f === 'boolean');
-  if (flag !== undefined) return { simd: flag, source: 'the package reports it' };
+  const flag = typeof pkg.backendInfo === 'function' ? pkg.backendInfo().simd : undefined;
+  if (typeof flag === 'boolean') return { simd: flag, source: "the package's backendInfo()" };
   return { simd: WebAssembly.validate(SIMD_PROBE), source: 'browser support for WebAssembly SIMD' };
 }
