@@ -11,6 +11,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { refPool, refPoolBackward, refUnpool, refUnpoolBackward, refUnpoolDefault, sameBits } from './reference.js';
+import { rng } from './rng.js';
 
 type Fn = (...args: unknown[]) => any;
 const api = unpool as unknown as Record<string, Fn>;
@@ -18,17 +19,6 @@ const api = unpool as unknown as Record<string, Fn>;
 beforeAll(async () => {
   await unpool.init();
 });
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const prod = (a: readonly number[]) => a.reduce((p, v) => p * v, 1);
 

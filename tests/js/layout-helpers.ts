@@ -1,18 +1,9 @@
 // Test helpers for layouts and index formats: transposes between
 // channels-first and channels-last, a seeded generator, and the index
 // formats written from their specifications (independently of the core).
+import { rng } from './rng.js';
 
-/** mulberry32: a small seeded generator, so failures reproduce. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
 
 type Arr = Float32Array | Float64Array | Int32Array | BigInt64Array;
 

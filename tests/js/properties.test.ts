@@ -9,6 +9,7 @@ import {
   Floats, refPool, refPoolBackward, RefPoolGeom, refPoolShape, refUnpool, refUnpoolBackward,
   refUnpoolDefault, refUnpoolRange, sameBits,
 } from './reference.js';
+import { rng } from './rng.js';
 
 type Fn = (...args: unknown[]) => any;
 type Ctor = new (...args: unknown[]) => any;
@@ -21,18 +22,6 @@ const NUM_RUNS = Number((globalThis as { process?: { env: Record<string, string>
 beforeAll(async () => {
   await unpool.init();
 });
-
-/** mulberry32: a small seeded PRNG, so each case's data is reproducible from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Values with many ties, signed zeros, infinities and NaNs. */
 function values(rand: () => number, n: number, f64: boolean): Floats {

@@ -5,6 +5,7 @@
 // registry is reset between the imports, so each has its own loaded module).
 // Node only; skipped while dist/ has no scalar build.
 import { describe, expect, it, vi } from 'vitest';
+import { rng } from './rng.js';
 
 type Api = Record<string, (...args: any[]) => any>;
 
@@ -30,17 +31,6 @@ async function loadBoth(): Promise<{ simd: Api; scalar: Api }> {
   expect(simd.backendInfo().simd).toBe(true);
   expect(scalar.backendInfo().simd).toBe(false);
   return { simd, scalar };
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The raw bits of a result's data, as a string (NaN payloads and -0 included). */

@@ -4,6 +4,7 @@
 // afterwards the module's heap holds exactly the bytes it held before.
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
+import { rng } from './rng.js';
 
 type Fn = (...args: unknown[]) => any;
 type Ctor = new (...args: unknown[]) => any;
@@ -14,17 +15,6 @@ const CALLS = 100_000;
 beforeAll(async () => {
   await unpool.init();
 });
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Call {
   name: string;
