@@ -2,7 +2,7 @@
 // browser page (browser.html): workloads, timing, and the unpool,
 // hand-written JS and ONNX Runtime Web variants. See bench.mjs.
 import { jsMaxPool1d, jsMaxPool2d, jsMaxPool3d, jsMaxUnpool } from './reference.mjs';
-import { FLOAT, INT64, oneNodeModel } from './onnx-model.mjs';
+import { FLOAT, INT64, oneNodeModel } from '../../tests/js/onnx-model.mjs';
 
 /** Workloads: k = s = 2, no padding, as the native benchmark names them. */
 export const WORKLOADS = [

@@ -1,6 +1,7 @@
-// A minimal ONNX model writer for the benchmarks (the same encoding as
-// tests/js/onnx-model.ts): enough protobuf for one-node graphs, MaxPool with
-// its Indices output and MaxUnpool. Field numbers are onnx.proto3's.
+// A minimal ONNX model writer, shared by the ONNX Runtime Web tests and the
+// benchmarks: enough protobuf (varints, length-delimited fields) for one-node
+// graphs such as MaxPool with its Indices output and MaxUnpool. Field numbers
+// are onnx.proto3's.
 
 function varint(v) {
   let x = BigInt.asUintN(64, BigInt(v));

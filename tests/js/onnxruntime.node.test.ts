@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as u from '../../dist/index.js';
 import type { FloatArray, IndexArray, Tensor } from '../../dist/index.js';
 import { rng, sameBits } from './layout-helpers.js';
-import { FLOAT, INT64, oneNodeModel } from './onnx-model.js';
+import { FLOAT, INT64, oneNodeModel } from './onnx-model.mjs';
 
 type Dims = 1 | 2 | 3;
 interface Geom { k: number; s: number; p: number; dil: number; ceil: boolean }
