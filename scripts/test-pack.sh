@@ -58,47 +58,34 @@ cat >"$app/vite.config.js" <<'JS'
 export default { logLevel: 'warn', build: { target: 'es2022', outDir: 'dist', emptyOutDir: true } };
 JS
 (cd "$app" && node "$repo/node_modules/vite/bin/vite.js" build)
-# Two: the SIMD build and the scalar fallback the loader picks without SIMD.
-wasm_assets=$(find "$app/dist/assets" -name '*.wasm' | wc -l)
-if [ "$wasm_assets" != 2 ]; then
-  echo "test-pack: the bundle has $wasm_assets .wasm assets, expected 2 (SIMD and scalar)" >&2; exit 1
-fi
-if grep -q 'data:text/javascript' "$app"/dist/assets/*.js; then
-  echo "test-pack: the bundle inlines a module as a data: URL (a new URL(..., import.meta.url) gone wrong)" >&2; exit 1
-fi
-
-echo "test-pack: the bundled page in headless chromium"
-browser_result=$(node tests/js/pack/browser-smoke.mjs "$app/dist")
-
-if [ "$node_result" != "$browser_result" ]; then
-  echo "test-pack: Node and browser (Vite) results differ" >&2
-  echo "node:    $node_result" >&2
-  echo "browser: $browser_result" >&2
-  exit 1
-fi
+# A bundle must emit both builds as files (the SIMD one and the scalar
+# fallback the loader picks without SIMD), inline neither a module nor an
+# asset as a data: URL (the glue's own empty "data:application/octet-stream;
+# base64," prefix is not one), and compute in chromium what Node computed.
+check_bundle() { # check_bundle NAME DIR JS-DIR
+  local name=$1 dir=$2 js=$3 result
+  local wasm_assets
+  wasm_assets=$(find "$dir" -name '*.wasm' | wc -l)
+  if [ "$wasm_assets" != 2 ]; then
+    echo "test-pack: the $name bundle has $wasm_assets .wasm assets, expected 2 (SIMD and scalar)" >&2
+    ls -lR "$dir" >&2; exit 1
+  fi
+  if grep -qE 'data:text/javascript|data:[a-z]+/[a-z0-9.+-]+(;[a-z0-9=-]+)*;base64,[A-Za-z0-9+/]{16}' "$js"/*.js; then
+    echo "test-pack: the $name bundle inlines a data: URL instead of emitting a file" >&2; exit 1
+  fi
+  echo "test-pack: the $name-bundled page in headless chromium"
+  result=$(node tests/js/pack/browser-smoke.mjs "$dir")
+  if [ "$node_result" != "$result" ]; then
+    echo "test-pack: Node and browser ($name) results differ" >&2
+    echo "node:    $node_result" >&2
+    echo "browser: $result" >&2
+    exit 1
+  fi
+}
+check_bundle Vite "$app/dist" "$app/dist/assets"
 
 echo "test-pack: webpack 5 build of the same page"
 (cd "$app" && node node_modules/webpack-cli/bin/cli.js --no-stats)
-out="$app/dist-webpack"
-cp tests/js/pack/page/index.html "$out/"
-# Both builds emitted as files: the SIMD one and the scalar fallback.
-wasm_assets=$(find "$out" -name '*.wasm' | wc -l)
-if [ "$wasm_assets" != 2 ]; then
-  echo "test-pack: the webpack bundle has $wasm_assets .wasm assets, expected 2 (SIMD and scalar)" >&2
-  ls -lR "$out" >&2; exit 1
-fi
-# (The glue's own "data:application/octet-stream;base64," prefix, with no
-# payload after it, is not an inlined asset.)
-if grep -qE 'data:[a-z]+/[a-z0-9.+-]+(;[a-z0-9=-]+)*;base64,[A-Za-z0-9+/]{16}' "$out"/*.js; then
-  echo "test-pack: the webpack bundle inlines a data: URL instead of emitting an asset" >&2; exit 1
-fi
-
-echo "test-pack: the webpack-bundled page in headless chromium"
-webpack_result=$(node tests/js/pack/browser-smoke.mjs "$out")
-if [ "$node_result" != "$webpack_result" ]; then
-  echo "test-pack: Node and browser (webpack) results differ" >&2
-  echo "node:    $node_result" >&2
-  echo "browser: $webpack_result" >&2
-  exit 1
-fi
+cp tests/js/pack/page/index.html "$app/dist-webpack/"
+check_bundle webpack "$app/dist-webpack" "$app/dist-webpack"
 echo "test-pack: 5 passed, 0 failed (tarball contents, Node import, types, Vite page in chromium, webpack page in chromium)"
