@@ -125,11 +125,11 @@ template <typename T, typename I>
 void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
                         const EmptyWindows* empty, T* gi) {
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-  std::memset(gi, 0, static_cast<size_t>(g.planes * in_plane) * sizeof(T));
-  for (int64_t p = 0; p < g.planes; ++p) {
+  for (int64_t p = 0; p < g.planes; ++p) {  // plane by plane: see max_unpool
     const T* pgo = go + p * out_plane;
     const I* pidx = idx + p * out_plane;
     T* pgi = gi + p * in_plane;
+    std::memset(pgi, 0, static_cast<size_t>(in_plane) * sizeof(T));
     if (empty == nullptr) {
       ukernels::scatter_add<T, I>(pgo, pidx, out_plane, pgi);
     } else {
