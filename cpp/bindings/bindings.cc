@@ -240,11 +240,16 @@ constexpr int kShapeA = 24;   // rank, dims[5]
 constexpr int kShapeB = 30;   // rank, dims[5]
 constexpr int kShapeOut = 36; // rank, dims[5]: written by the *_shape calls
 constexpr int kRange = 42;    // min[3], max[3]: written by unpool_output_range
-constexpr int kSlots = 48;
+constexpr int kPlanes = 48;   // begin, end: the PlaneRange of pools and unpools
+constexpr int kSlots = 50;
 
 // Slot 22: unpool::Layout as its enum value (the core rejects unknown ones).
 unpool::Layout read_layout(const double* s) {
   return static_cast<unpool::Layout>(static_cast<int32_t>(to_i64(s[kParams + 22])));
+}
+
+unpool::PlaneRange read_planes(const double* s) {
+  return {to_i64(s[kPlanes]), to_i64(s[kPlanes + 1])};
 }
 
 unpool::SizeArg read_size(const double* s) {
@@ -265,6 +270,7 @@ unpool::PoolParams read_pool(const double* s) {
   p.padding = read_size(s + kParams + 12);
   p.dilation = read_size(s + kParams + 17);
   p.layout = read_layout(s);
+  p.planes = read_planes(s);
   return p;
 }
 
@@ -278,6 +284,7 @@ unpool::UnpoolParams read_unpool(const double* s) {
   p.padding = read_size(s + kParams + 12);
   for (int i = 0; i < unpool::kMaxRank; ++i) p.output_size[i] = to_i64(s[kParams + 17 + i]);
   p.layout = read_layout(s);
+  p.planes = read_planes(s);
   return p;
 }
 
@@ -387,6 +394,14 @@ EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool(double* s, int32_t dtype, uintptr
   return fast::code(unpool::max_unpool(fast::read_unpool(s), fast::read_shape(s + fast::kShapeA),
                                        dtype_of(dtype), ptr(x), itype_of(index_type),
                                        ptr(indices), ptr(y), &last_error()));
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool_check(double* s, int32_t index_type,
+                                                     uintptr_t indices) {
+  return fast::code(unpool::max_unpool_check(fast::read_unpool(s),
+                                             fast::read_shape(s + fast::kShapeA),
+                                             itype_of(index_type), ptr(indices),
+                                             &last_error()));
 }
 
 // Shape A: the pool's input shape; shape B: the pooled (grad output) shape.

@@ -269,7 +269,27 @@ Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
     g->out[i] = o;
   }
   *output = make_output(input, dims, p.layout, g->out);
-  return check_output_numel(op, *g, *output);
+  c = check_output_numel(op, *g, *output);
+  return c.ok() ? select_planes(op_c, p.planes, name, g) : c;
+}
+
+Check select_planes(const char* op, const PlaneRange& r, const char* name,
+                    Geometry* g) {
+  const int64_t end = r.end == -1 ? g->planes : r.end;
+  if (r.begin == 0 && end == g->planes) return {};
+  Message m;
+  m << op << ": planes [" << r.begin << ", " << r.end << ")";
+  if (g->layout != Layout::kChannelsFirst) {
+    m << " needs the channels-first layout";
+    return fail(Status::kInvalidArgument, m.str());
+  }
+  if (r.begin < 0 || r.begin > end || end > g->planes) {
+    m << " is not a range of the " << g->planes << " (n, c) planes of " << name;
+    return fail(Status::kInvalidArgument, m.str());
+  }
+  g->first_plane = r.begin;
+  g->planes = end - r.begin;
+  return {};
 }
 
 namespace {
@@ -391,7 +411,8 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
     g->out[i] = v;
   }
   *output = make_output(input, dims, p.layout, g->out);
-  return check_output_numel(op, *g, *output);
+  c = check_output_numel(op, *g, *output);
+  return c.ok() ? select_planes(op_c, p.planes, "x", g) : c;
 }
 
 }  // namespace internal

@@ -47,7 +47,9 @@ std::string op_name(const char* base, int32_t dims);
 struct Geometry {
   Layout layout = Layout::kChannelsFirst;
   int64_t channels = 1;      // C
-  int64_t planes = 0;        // N * C (or C when unbatched)
+  int64_t planes = 0;        // N * C (or C when unbatched); after
+                             // select_planes, those of the PlaneRange
+  int64_t first_plane = 0;   // the PlaneRange's begin
   int64_t in[3] = {1, 1, 1};   // input spatial size
   int64_t out[3] = {1, 1, 1};  // output spatial size
   int64_t kernel[3] = {1, 1, 1};
@@ -68,6 +70,12 @@ Check plan_pool(const char* op, const PoolParams& p, const Shape& input,
 // pooled size and `out` the unpooled size) and the output shape.
 Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input,
                   Geometry* g, Shape* output);
+
+// Checks `r` against the planes of `g` (`name` names the tensor) and
+// narrows `g` to them: `planes` becomes their count, `first_plane` their
+// start. plan_pool and plan_unpool call it.
+Check select_planes(const char* op, const PlaneRange& r, const char* name,
+                    Geometry* g);
 
 // The valid output sizes per spatial dim (`dims` entries) of an unpool.
 Check unpool_ranges(const char* op, const UnpoolParams& p, const Shape& input,

@@ -192,6 +192,7 @@ Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
   } else {
     c = internal::plan_plain(op.c_str(), params.dims, params.layout, input_shape,
                              output_shape, "inputShape", "gradOutput", &g);
+    if (c.ok()) c = internal::select_planes(op.c_str(), params.planes, "inputShape", &g);
   }
   if (c.ok()) c = internal::check_types(op.c_str(), dtype, index_type);
   if (!c.ok()) return internal::report(c, error);
@@ -204,7 +205,8 @@ Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
     const I* idx = static_cast<const I*>(indices);
     const int64_t bad = first_bad_index(g, idx, e);
     if (bad >= 0) {
-      c = internal::index_error(op.c_str(), "indices", bad,
+      c = internal::index_error(op.c_str(), "indices",
+                                g.first_plane * g.out_plane() + bad,
                                 static_cast<int64_t>(idx[bad]), g.in,
                                 params.dims, "input");
       return;

@@ -37,7 +37,7 @@ Check check_indices(const char* op, const Geometry& g, const I* idx,
   const int64_t bad = first_bad_index(idx, g.planes, per_plane,
                                       plane[0] * plane[1] * plane[2]);
   if (bad < 0) return {};
-  return internal::index_error(op, "indices", bad,
+  return internal::index_error(op, "indices", g.first_plane * per_plane + bad,
                                static_cast<int64_t>(idx[bad]), plane, dims,
                                "output");
 }
@@ -89,6 +89,23 @@ Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
       std::memset(py + p * m, 0, static_cast<size_t>(m) * sizeof(T));
       ukernels::unpool_scatter<T, I>(px + p * n, idx + p * n, n, py + p * m);
     }
+  });
+  return internal::report(c, error);
+}
+
+Status max_unpool_check(const UnpoolParams& params, const Shape& input,
+                        IndexType index_type, const void* indices,
+                        std::string* error) {
+  const std::string op = internal::op_name("maxUnpool#d", params.dims);
+  Geometry g;
+  Shape out;
+  Check c = internal::plan_unpool(op.c_str(), params, input, &g, &out);
+  if (c.ok()) c = internal::check_types(op.c_str(), DType::kFloat32, index_type);
+  if (!c.ok()) return internal::report(c, error);
+  internal::dispatch(DType::kFloat32, index_type, [&](auto, auto i) {
+    using I = decltype(i);
+    c = check_indices(op.c_str(), g, static_cast<const I*>(indices), g.in_plane(),
+                      g.out, params.dims);
   });
   return internal::report(c, error);
 }

@@ -249,7 +249,9 @@ export const SLOT_SHAPE_A = 24;
 export const SLOT_SHAPE_B = 30;
 export const SLOT_SHAPE_OUT = 36;
 export const SLOT_RANGE = 42;
-const PARAM_SLOTS = 48;
+/** Two slots: the plane range [begin, end) of a streamed call (end -1: all). */
+export const SLOT_PLANES = 48;
+const PARAM_SLOTS = 50;
 
 /** Calls whose buffers fit in this many bytes use the arena. */
 export const ARENA_BYTES = 64 * 1024;
@@ -338,6 +340,8 @@ export function writePoolParams(f: Float64Array, p: WasmPoolParams): void {
   writeSize(f, 12, p.padding);
   writeSize(f, 17, p.dilation);
   f[22] = (p as { layout?: number }).layout ?? 0;
+  f[SLOT_PLANES] = 0;
+  f[SLOT_PLANES + 1] = -1;
 }
 
 /** Writes unpool params: dims, outputSizeCount, kernel, stride, padding, outputSize, layout. */
@@ -349,6 +353,8 @@ export function writeUnpoolParams(f: Float64Array, p: WasmUnpoolParams): void {
   writeSize(f, 12, p.padding);
   for (let i = 0; i < 5; ++i) f[17 + i] = p.outputSize[i];
   f[22] = (p as { layout?: number }).layout ?? 0;
+  f[SLOT_PLANES] = 0;
+  f[SLOT_PLANES + 1] = -1;
 }
 
 /** Writes a shape (rank, then five dims) at slot `at`. */

@@ -5,8 +5,8 @@
 // the outputs out (into `out` when given) or hand them over as resident
 // tensors, free.
 import {
-  ARENA_BYTES, checkCode, dtypeCode, HeapBlock, Runtime, poolParams, PoolGeometry, readShape, runtimeOf, SLOT_RANGE,
-  SLOT_SHAPE_A, SLOT_SHAPE_B, SLOT_SHAPE_OUT, unpoolParams, UnpoolGeometry, writePoolParams,
+  ARENA_BYTES, checkCode, dtypeCode, HeapBlock, Runtime, poolParams, PoolGeometry, readShape, runtimeOf, SLOT_PLANES,
+  SLOT_RANGE, SLOT_SHAPE_A, SLOT_SHAPE_B, SLOT_SHAPE_OUT, unpoolParams, UnpoolGeometry, writePoolParams,
   writeShape, writeUnpoolParams,
 } from './core.js';
 import { Layout, layoutCode } from './layout.js';
@@ -240,6 +240,120 @@ function call(m: UnpoolWasmModule, fn: string, inputs: readonly Input[],
   }
 }
 
+// ---- large calls: streamed range of planes by range of planes ----------------------
+// A large channels-first call with host data runs as a loop over ranges of
+// its (n, c) planes: each range's host inputs are copied into a buffer that
+// stays in L2 cache, the core runs on those planes only (PlaneRange in
+// cpp/include/unpool/unpool.h) and their results are copied out while still
+// in cache. Copying whole tensors in, running once and copying out would
+// move every byte through memory three times; streamed, pool and unpool of
+// 1x64x112x112 take ~1.3-1.7x less time (bench/RESULTS.md).
+
+/** Host bytes (inputs and outputs) of one range of planes. */
+export const STREAM_BYTES = 512 * 1024;
+
+/** A call's planes: N * C (unbatched: C), channels-first. */
+function planesOf(shape: readonly number[], dims: number): number {
+  return shape.length === dims + 2 ? shape[0] * shape[1] : shape[0];
+}
+
+/** Elements of one plane of a (channels-first) shape. */
+function planeSize(shape: readonly number[], dims: number): number {
+  let n = 1;
+  for (let i = shape.length - dims; i < shape.length; ++i) n *= shape[i];
+  return n;
+}
+
+/**
+ * Runs a call as `call` does, streamed over ranges of `planes` planes, when
+ * it is large enough: returns undefined (having done nothing) otherwise.
+ * Input `wholeInput` (if any) is copied in whole before the first range and
+ * `before(addresses)` is then run, a check that may fail the call before any
+ * result is written; the other host inputs go in range by range. `run` gets
+ * the addresses of the current range's first plane of every input and
+ * output; the range is in the parameter block.
+ */
+function streamed(m: UnpoolWasmModule, fn: string, dims: number, planes: number,
+                  inputs: readonly Input[], outputs: readonly Output[],
+                  run: (a: number[]) => number, wholeInput = -1,
+                  before?: (a: number[]) => number): (Tensor | WasmTensor)[] | undefined {
+  const nIn = inputs.length;
+  const perIn = inputs.map((i) => planeSize(i.shape, dims));
+  const perOut = outputs.map((o) => planeSize(o.shape, dims));
+  let perPlane = 0;
+  inputs.forEach((i, k) => {
+    if (i.address === 0 && k !== wholeInput) perPlane += perIn[k] * BYTES[i.dtype];
+  });
+  outputs.forEach((o, k) => {
+    if (o.sink.kind !== 'resident') perPlane += perOut[k] * BYTES[o.dtype];
+  });
+  const step = perPlane === 0 ? planes : Math.max(1, Math.floor(STREAM_BYTES / perPlane));
+  if (step >= planes) return undefined;
+  const rt = runtimeOf(m);
+  const sizes = [
+    ...inputs.map((i, k) => (i.address !== 0 ? 0 : k === wholeInput ? i.byteLength
+                                                : step * perIn[k] * BYTES[i.dtype])),
+    ...outputs.map((o, k) => (o.sink.kind === 'resident' ? 0 : step * perOut[k] * BYTES[o.dtype])),
+  ];
+  const resident: (WasmTensor | undefined)[] = [];
+  let block: HeapBlock | undefined;
+  try {
+    const targets: (TensorData | undefined)[] = outputs.map((o, k) => {
+      const sink = o.sink;
+      return sink.kind === 'out' ? sink.array
+          : sink.kind === 'fresh' ? new (VIEW[o.dtype] as unknown as new (n: number) => TensorData)(planes * perOut[k])
+            : undefined;
+    });
+    for (const o of outputs) {
+      resident.push(o.sink.kind === 'resident' ? allocTensor(m, fn, o.dtype, o.shape) : undefined);
+    }
+    block = new HeapBlock(m, fn, sizes);
+    const addressAt = (k: number, plane: number): number => {
+      if (k < nIn) {
+        const i = inputs[k];
+        const offset = plane * perIn[k] * BYTES[i.dtype];
+        if (i.address !== 0) return i.address + offset;
+        return block!.ptrs[k] + (k === wholeInput ? offset : 0);
+      }
+      const r = resident[k - nIn];
+      const offset = plane * perOut[k - nIn] * BYTES[outputs[k - nIn].dtype];
+      return r !== undefined ? addressOf(fn, 'result', r) + offset : block!.ptrs[k];
+    };
+    if (wholeInput >= 0 && inputs[wholeInput].address === 0) block.write(wholeInput, inputs[wholeInput].data!);
+    const addresses = (plane: number) => Array.from({ length: nIn + outputs.length }, (_, k) => addressAt(k, plane));
+    if (before !== undefined) checkCode(m, before(addresses(0)));
+    for (let b = 0; b < planes; b += step) {
+      const e = Math.min(planes, b + step);
+      const heap = rt.heap;
+      for (let k = 0; k < nIn; ++k) {
+        const i = inputs[k];
+        if (i.address !== 0 || k === wholeInput) continue;
+        (new VIEW[i.dtype](heap, block.ptrs[k], (e - b) * perIn[k]) as { set(a: TensorData): void })
+            .set(i.data!.subarray(b * perIn[k], e * perIn[k]));
+      }
+      const f = rt.f;
+      f[SLOT_PLANES] = b;
+      f[SLOT_PLANES + 1] = e;
+      checkCode(m, run(addresses(b)));
+      for (let k = 0; k < outputs.length; ++k) {
+        const t = targets[k];
+        if (t === undefined) continue;
+        (t as { set(a: TensorData, offset: number): void })
+            .set(new VIEW[outputs[k].dtype](heap, block.ptrs[nIn + k], (e - b) * perOut[k]), b * perOut[k]);
+      }
+    }
+    const results = outputs.map((o, k) => resident[k] ?? { data: targets[k]!, shape: o.shape });
+    resident.length = 0;  // handed over
+    return results;
+  } finally {
+    const f = rt.f;
+    f[SLOT_PLANES] = 0;
+    f[SLOT_PLANES + 1] = -1;
+    block?.free();
+    for (const r of resident) r?.dispose();
+  }
+}
+
 /** Arrays of each type, to tell HeapBlock.read the type. */
 const EMPTY: Record<DType, TensorData> = {
   float32: new Float32Array(0), float64: new Float64Array(0), int32: new Int32Array(0),
@@ -340,10 +454,14 @@ export function maxPoolNd(dims: number, x: unknown,
   checkCode(m, m._unpool_max_pool_shape(rt.block));
   const outShape = readShape(f, SLOT_SHAPE_OUT);
   const n = numel(outShape);
-  const [output, indices] = call(m, fn, [xi], [
+  const outputs: Output[] = [
     { dtype: xi.dtype, shape: outShape, sink: sinkOf(fn, 'out.output', mode.resident, outY, xi.dtype, n) },
     { dtype: idtype, shape: outShape.slice(), sink: sinkOf(fn, 'out.indices', mode.resident, outI, idtype, n) },
-  ], (a) => m._unpool_max_pool(rt.block, xi.code, a[0], a[1], itype, a[2]));
+  ];
+  const run = (a: number[]) => m._unpool_max_pool(rt.block, xi.code, a[0], a[1], itype, a[2]);
+  const [output, indices] = (params.layout === 0
+    ? streamed(m, fn, dims, planesOf(xi.shape, dims), [xi], outputs, run)
+    : undefined) ?? call(m, fn, [xi], outputs, run);
   return { output, indices } as MaxPoolResult | ResidentMaxPoolResult;
 }
 
@@ -378,8 +496,16 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
   checkCode(m, m._unpool_max_unpool_shape(rt.block));
   const outShape = readShape(f, SLOT_SHAPE_OUT);
   const sink = sinkOf(fn, 'out', mode.resident, mode.out, xi.dtype, numel(outShape));
-  const [y] = call(m, fn, [xi, ii], [{ dtype: xi.dtype, shape: outShape, sink }],
-                   (a) => m._unpool_max_unpool(rt.block, xi.code, a[0], ii.code, a[1], a[2]));
+  const inputs = [xi, ii];
+  const outputs: Output[] = [{ dtype: xi.dtype, shape: outShape, sink }];
+  const run = (a: number[]) => m._unpool_max_unpool(rt.block, xi.code, a[0], ii.code, a[1], a[2]);
+  // Streamed into `out`, all indices are checked before the first range is
+  // written, so that a bad index leaves `out` as it was.
+  const [y] = (params.layout === 0
+    ? streamed(m, fn, dims, planesOf(xi.shape, dims), inputs, outputs, run,
+               sink.kind === 'out' ? 1 : -1,
+               sink.kind === 'out' ? (a) => m._unpool_max_unpool_check(rt.block, ii.code, a[1]) : undefined)
+    : undefined) ?? call(m, fn, inputs, outputs, run);
   return y as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
 

@@ -91,6 +91,7 @@ export interface UnpoolWasmModule {
                          capacity: number): number;
   _unpool_max_unpool_small(s: number, dtype: number, x: number, indexType: number,
                            indices: number, out: number, capacity: number): number;
+  _unpool_max_unpool_check(s: number, indexType: number, indices: number): number;
   _unpool_max_unpool_shape(s: number): number;
   _unpool_max_unpool_output_range(s: number): number;
   _unpool_max_unpool(s: number, dtype: number, x: number, indexType: number, indices: number,

@@ -65,6 +65,18 @@ struct SizeArg {
   int64_t values[kMaxSpatialDims] = {};
 };
 
+// Part of a channels-first tensor: its (n, c) planes [begin, end) of N * C
+// (unbatched: C). An op given a range validates the whole tensor as usual,
+// then reads and writes only those planes: every data pointer points at the
+// first element of plane `begin`, so that a caller can stream a large tensor
+// through a small buffer, and index positions in messages still count from
+// the tensor's start. The default {0, -1} is every plane; a channels-last op
+// accepts only the default. `end` = -1 means the last plane.
+struct PlaneRange {
+  int64_t begin = 0;
+  int64_t end = -1;
+};
+
 // Arguments of max_pool{1,2,3}d. `stride` defaults to `kernel`, `padding` to
 // 0 and `dilation` to 1.
 struct PoolParams {
@@ -75,6 +87,7 @@ struct PoolParams {
   SizeArg dilation;
   bool ceil_mode = false;
   Layout layout = Layout::kChannelsFirst;
+  PlaneRange planes;
 };
 
 // Arguments of max_unpool{1,2,3}d. `stride` defaults to `kernel`, `padding`
@@ -92,6 +105,7 @@ struct UnpoolParams {
   int32_t output_size_count = -1;
   int64_t output_size[kMaxRank] = {};
   Layout layout = Layout::kChannelsFirst;
+  PlaneRange planes;
 };
 
 // Valid unpool output size of one spatial dim, inclusive.
@@ -131,6 +145,14 @@ Status max_unpool_output_range(const UnpoolParams& params, const Shape& input,
 Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
                   const void* x, IndexType index_type, const void* indices,
                   void* y, std::string* error);
+
+// Checks everything max_unpool checks, `indices` included, and writes
+// nothing: the status and message max_unpool would give. A caller that
+// streams an unpool plane range by plane range into a buffer of its own
+// calls it first, so that a bad index fails the call before any plane is out.
+Status max_unpool_check(const UnpoolParams& params, const Shape& input,
+                        IndexType index_type, const void* indices,
+                        std::string* error);
 
 // ---- backward passes ------------------------------------------------------
 
