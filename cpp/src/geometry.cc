@@ -1,5 +1,7 @@
 #include "geometry.h"
 
+#include <cstring>
+
 #include "dispatch.h"
 
 
@@ -32,11 +34,11 @@ std::string arg_name(const char* name, const SizeArg& a, int i) {
 // missing argument takes `fallback` (itself already expanded) when given,
 // else `dflt`. Values must be >= `min` and <= kMaxSize.
 // A one-entry list broadcasts only when `single_list` (pools).
-Check resolve(const std::string& op, const char* name, const SizeArg& a,
+Check resolve(const char* op, const char* name, const SizeArg& a,
               int32_t dims, int64_t min, int64_t dflt, const int64_t* fallback,
               bool required, bool single_list, int64_t out[3]) {
   if (a.count == 0 && required) {
-    return fail(Status::kInvalidArgument, op + ": " + name + " is required");
+    return fail(Status::kInvalidArgument, std::string(op) + ": " + name + " is required");
   }
   // PyTorch's pools read an empty stride list as "not given".
   const bool empty_default = a.list && a.count == 0 && single_list && !required;
@@ -50,7 +52,7 @@ Check resolve(const std::string& op, const char* name, const SizeArg& a,
   }
   if (a.count < 0 || (!a.list && a.count > 1 && a.count != dims)) {
     return fail(Status::kInvalidArgument,
-                op + ": " + name + " must have " + std::to_string(dims) +
+                std::string(op) + ": " + name + " must have " + std::to_string(dims) +
                     (dims > 1 ? " entries" : " entry") + ", got " +
                     std::to_string(a.count));
   }
@@ -61,14 +63,18 @@ Check resolve(const std::string& op, const char* name, const SizeArg& a,
       continue;
     }
     const int64_t v = a.values[a.count == 1 ? 0 : i];
+    if (v >= min && v <= kMaxSize) {
+      out[slot] = v;
+      continue;
+    }
     const std::string n = arg_name(name, a, i);
     if (v < min) {
-      return fail(Status::kInvalidArgument, op + ": " + n + "=" +
+      return fail(Status::kInvalidArgument, std::string(op) + ": " + n + "=" +
                                                 std::to_string(v) + " must be >= " +
                                                 std::to_string(min));
     }
     if (v > kMaxSize) {
-      return fail(Status::kTooLarge, op + ": " + n + "=" + std::to_string(v) +
+      return fail(Status::kTooLarge, std::string(op) + ": " + n + "=" + std::to_string(v) +
                                          " exceeds the limit " +
                                          std::to_string(kMaxSize));
     }
@@ -105,20 +111,20 @@ std::string shape_of(const char* name, const Shape& shape) {
 // Dims of `shape` must be positive except dim `empty_ok` (-1: none), and
 // none may exceed kMaxSize. Fills layout, channels, planes and the spatial
 // sizes.
-Check read_input(const std::string& op, const char* name, int32_t dims,
+Check read_input(const char* op, const char* name, int32_t dims,
                  const Shape& shape, int empty_ok, Layout layout, Geometry* g) {
   for (int i = 0; i < shape.rank; ++i) {
     const int64_t v = shape.dims[i];
     if (v < 0 || v > kMaxSize) {
       return fail(v < 0 ? Status::kInvalidShape : Status::kTooLarge,
-                  op + ": " + shape_of(name, shape) +
+                  std::string(op) + ": " + shape_of(name, shape) +
                       " has dimension " + std::to_string(i) + " = " +
                       std::to_string(v) + " outside 0.." +
                       std::to_string(kMaxSize));
     }
     if (v == 0 && i != empty_ok) {
       return fail(Status::kInvalidShape,
-                  op + ": " + shape_of(name, shape) +
+                  std::string(op) + ": " + shape_of(name, shape) +
                       " has an empty dimension " + std::to_string(i) +
                       " (only the batch dimension may be 0)");
     }
@@ -126,7 +132,7 @@ Check read_input(const std::string& op, const char* name, int32_t dims,
   // Bytes of the largest element type must stay addressable with int64.
   if (!product_within(shape.dims, shape.rank, INT64_MAX / 8)) {
     return fail(Status::kTooLarge,
-                op + ": " + shape_of(name, shape) +
+                std::string(op) + ": " + shape_of(name, shape) +
                     " has more elements than 64-bit offsets can address");
   }
   const int sp = spatial_begin(shape.rank, dims, layout);
@@ -160,13 +166,13 @@ Shape make_output(const Shape& input, int32_t dims, Layout layout,
   return s;
 }
 
-Check check_output_numel(const std::string& op, const Geometry& g,
+Check check_output_numel(const char* op, const Geometry& g,
                          const Shape& out) {
   const int64_t all[4] = {g.planes, g.out[0], g.out[1], g.out[2]};
   if (!product_within(all + 1, 3, INT64_MAX / 8) ||
       !product_within(all, 4, INT64_MAX / 8)) {
     return fail(Status::kTooLarge,
-                op + ": output shape " + shape_string(out) +
+                std::string(op) + ": output shape " + shape_string(out) +
                     " has more elements than 64-bit offsets can address");
   }
   return {};
@@ -174,12 +180,21 @@ Check check_output_numel(const std::string& op, const Geometry& g,
 
 }  // namespace
 
-std::string op_name(const char* base, int32_t dims) {
-  std::string b(base);
-  const size_t pos = b.find("#d");
-  if (pos == std::string::npos) return b;
+OpName::OpName(const char* base, int32_t dims) {
   const bool valid = dims >= 1 && dims <= kMaxSpatialDims;
-  return b.replace(pos, 2, valid ? std::to_string(dims) + "d" : "");
+  size_t n = 0;
+  for (const char* c = base; *c != '\0' && n + 2 < sizeof(s_); ++c) {
+    if (c[0] == '#' && c[1] == 'd') {
+      if (valid) {
+        s_[n++] = static_cast<char>('0' + dims);
+        s_[n++] = 'd';
+      }
+      ++c;
+    } else {
+      s_[n++] = *c;
+    }
+  }
+  s_[n] = '\0';
 }
 
 std::string shape_string(const Shape& s) {
@@ -220,9 +235,11 @@ Check check_index_type(const char* op, IndexType t, int64_t limit) {
   return {};
 }
 
-Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
-                Geometry* g, Shape* output, const char* name) {
-  const std::string op = op_c;
+namespace {
+
+Check plan_pool_uncached(const char* op_c, const PoolParams& p, const Shape& input,
+                         Geometry* g, Shape* output, const char* name) {
+  const char* op = op_c;
   Check c = check_dims_value(op_c, p.dims);
   if (!c.ok()) return c;
   const int dims = p.dims;
@@ -245,7 +262,7 @@ Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
     const int u = i - (3 - dims);  // the user's index of this dim
     if (g->pad[i] > g->kernel[i] / 2) {
       return fail(Status::kInvalidArgument,
-                  op + ": " + arg_name("padding", p.padding, u) + "=" +
+                  std::string(op) + ": " + arg_name("padding", p.padding, u) + "=" +
                       std::to_string(g->pad[i]) +
                       " must be at most half of kernelSize " +
                       std::to_string(g->kernel[i]));
@@ -273,6 +290,8 @@ Check plan_pool(const char* op_c, const PoolParams& p, const Shape& input,
   return c.ok() ? select_planes(op_c, p.planes, name, g) : c;
 }
 
+}  // namespace
+
 Check select_planes(const char* op, const PlaneRange& r, const char* name,
                     Geometry* g) {
   const int64_t end = r.end == -1 ? g->planes : r.end;
@@ -296,9 +315,9 @@ namespace {
 
 // Resolves an unpool's kernel, stride, padding and input, and the default
 // output size per dim (in g->out).
-Check plan_unpool_common(const std::string& op, const UnpoolParams& p,
+Check plan_unpool_common(const char* op, const UnpoolParams& p,
                          const Shape& input, Geometry* g, const char* name) {
-  Check c = check_dims_value(op.c_str(), p.dims);
+  Check c = check_dims_value(op, p.dims);
   if (!c.ok()) return c;
   const int dims = p.dims;
   // Unlike PyTorch, kernel/stride <= 0 and negative padding are errors.
@@ -308,8 +327,8 @@ Check plan_unpool_common(const std::string& op, const UnpoolParams& p,
                     g->stride)).ok() ||
       !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, false,
                     g->pad)).ok() ||
-      !(c = check_layout(op.c_str(), p.layout)).ok() ||
-      !(c = check_rank(op.c_str(), name, dims, input, p.layout)).ok() ||
+      !(c = check_layout(op, p.layout)).ok() ||
+      !(c = check_rank(op, name, dims, input, p.layout)).ok() ||
       !(c = read_input(op, name, dims, input,
                        empty_dim(input, dims, p.layout, true), p.layout, g))
            .ok()) {
@@ -339,7 +358,7 @@ SizeRange range_of(const Geometry& g, int i) {
 
 Check unpool_ranges(const char* op_c, const UnpoolParams& p,
                     const Shape& input, SizeRange* ranges) {
-  const std::string op = op_c;
+  const char* op = op_c;
   Geometry g;
   Check c = plan_unpool_common(op, p, input, &g, "inputShape");
   if (!c.ok()) return c;
@@ -347,7 +366,7 @@ Check unpool_ranges(const char* op_c, const UnpoolParams& p,
     const SizeRange r = range_of(g, i);
     if (r.max < r.min) {
       return fail(Status::kOutputSizeOutOfRange,
-                  op + ": no output size is valid in spatial dim " +
+                  std::string(op) + ": no output size is valid in spatial dim " +
                       std::to_string(i - (3 - p.dims)) + " (" +
                       geometry_text(g, i) + ")");
     }
@@ -356,9 +375,11 @@ Check unpool_ranges(const char* op_c, const UnpoolParams& p,
   return {};
 }
 
-Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
-                  Geometry* g, Shape* output) {
-  const std::string op = op_c;
+namespace {
+
+Check plan_unpool_uncached(const char* op_c, const UnpoolParams& p,
+                           const Shape& input, Geometry* g, Shape* output) {
+  const char* op = op_c;
   Check c = plan_unpool_common(op, p, input, g, "x");
   if (!c.ok()) return c;
   const int dims = p.dims;
@@ -377,7 +398,7 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
     if (n < 0) {
       if (g->out[i] < 1) {
         return fail(Status::kInvalidArgument,
-                    op + ": default output size (input - 1) * stride + kernel"
+                    std::string(op) + ": default output size (input - 1) * stride + kernel"
                          " - 2 * padding = " +
                         std::to_string(g->out[i]) + " in spatial dim " +
                         std::to_string(u) + " must be >= 1 (" +
@@ -385,7 +406,7 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
       }
       if (g->out[i] > kMaxSize) {
         return fail(Status::kTooLarge,
-                    op + ": default output size " + std::to_string(g->out[i]) +
+                    std::string(op) + ": default output size " + std::to_string(g->out[i]) +
                         " in spatial dim " + std::to_string(u) +
                         " exceeds the limit " + std::to_string(kMaxSize) + " (" +
                         geometry_text(*g, i) + ")");
@@ -398,7 +419,7 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
     const int64_t v = p.output_size[k];
     const SizeRange r = range_of(*g, i);
     if (v < r.min || v > r.max) {
-      const std::string what = op + ": outputSize[" + std::to_string(k) +
+      const std::string what = std::string(op) + ": outputSize[" + std::to_string(k) +
                                "]=" + std::to_string(v);
       return fail(Status::kOutputSizeOutOfRange,
                   r.max < r.min
@@ -413,6 +434,108 @@ Check plan_unpool(const char* op_c, const UnpoolParams& p, const Shape& input,
   *output = make_output(input, dims, p.layout, g->out);
   c = check_output_numel(op, *g, *output);
   return c.ok() ? select_planes(op_c, p.planes, "x", g) : c;
+}
+
+bool same(const SizeArg& a, const SizeArg& b) {
+  return a.count == b.count && a.list == b.list && a.values[0] == b.values[0] &&
+         a.values[1] == b.values[1] && a.values[2] == b.values[2];
+}
+
+bool same(const Shape& a, const Shape& b) {
+  if (a.rank != b.rank) return false;
+  for (int i = 0; i < kMaxRank; ++i) {
+    if (a.dims[i] != b.dims[i]) return false;
+  }
+  return true;
+}
+
+bool same(const PoolParams& a, const PoolParams& b) {
+  return a.dims == b.dims && same(a.kernel, b.kernel) && same(a.stride, b.stride) &&
+         same(a.padding, b.padding) && same(a.dilation, b.dilation) &&
+         a.ceil_mode == b.ceil_mode && a.layout == b.layout &&
+         a.planes.begin == b.planes.begin && a.planes.end == b.planes.end;
+}
+
+bool same(const UnpoolParams& a, const UnpoolParams& b) {
+  if (!(a.dims == b.dims && same(a.kernel, b.kernel) && same(a.stride, b.stride) &&
+        same(a.padding, b.padding) && a.output_size_count == b.output_size_count &&
+        a.layout == b.layout && a.planes.begin == b.planes.begin &&
+        a.planes.end == b.planes.end)) {
+    return false;
+  }
+  for (int i = 0; i < kMaxRank; ++i) {
+    if (a.output_size[i] != b.output_size[i]) return false;
+  }
+  return true;
+}
+
+// The last successful plan of one kind, reused by a call with the same op,
+// arguments, input shape and tensor name: planning is a pure function of
+// them. A network runs the same layers on the same shapes call after call,
+// and planning costs as much as the kernel of a small call (~0.3 us in
+// WebAssembly for a 1x8x16x16 unpool).
+template <typename P>
+class PlanMemo {
+ public:
+  bool find(const char* op, const P& p, const Shape& input, const char* name,
+            Geometry* g, Shape* output) const {
+    if (!valid_ || std::strcmp(op, op_) != 0 || std::strcmp(name, name_) != 0 ||
+        !same(p, params_) || !same(input, input_)) {
+      return false;
+    }
+    *g = g_;
+    *output = output_;
+    return true;
+  }
+  void store(const char* op, const P& p, const Shape& input, const char* name,
+             const Geometry& g, const Shape& output) {
+    valid_ = std::strlen(op) < sizeof(op_) && std::strlen(name) < sizeof(name_);
+    if (!valid_) return;
+    std::strcpy(op_, op);
+    std::strcpy(name_, name);
+    params_ = p;
+    input_ = input;
+    g_ = g;
+    output_ = output;
+  }
+
+ private:
+  bool valid_ = false;
+  char op_[40] = {};
+  char name_[16] = {};
+  P params_;
+  Shape input_;
+  Geometry g_;
+  Shape output_;
+};
+
+// One memo per thread. WebAssembly without threads has one thread, and
+// thread_local there would need the atomics feature.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define UNPOOL_THREAD_LOCAL
+#else
+#define UNPOOL_THREAD_LOCAL thread_local
+#endif
+UNPOOL_THREAD_LOCAL PlanMemo<PoolParams> pool_memo;
+UNPOOL_THREAD_LOCAL PlanMemo<UnpoolParams> unpool_memo;
+#undef UNPOOL_THREAD_LOCAL
+
+}  // namespace
+
+Check plan_pool(const char* op, const PoolParams& p, const Shape& input,
+                Geometry* g, Shape* output, const char* name) {
+  if (pool_memo.find(op, p, input, name, g, output)) return {};
+  Check c = plan_pool_uncached(op, p, input, g, output, name);
+  if (c.ok()) pool_memo.store(op, p, input, name, *g, *output);
+  return c;
+}
+
+Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input,
+                  Geometry* g, Shape* output) {
+  if (unpool_memo.find(op, p, input, "x", g, output)) return {};
+  Check c = plan_unpool_uncached(op, p, input, g, output);
+  if (c.ok()) unpool_memo.store(op, p, input, "x", *g, *output);
+  return c;
 }
 
 }  // namespace internal
@@ -447,7 +570,7 @@ Check check_same_shape(const char* op, const char* name, const Shape& actual,
 Check plan_plain(const char* op_c, int32_t dims, Layout layout, const Shape& a,
                  const Shape& b, const char* a_name, const char* b_name,
                  Geometry* g) {
-  const std::string op = op_c;
+  const char* op = op_c;
   Check c = check_dims_value(op_c, dims);
   if (!c.ok() || !(c = check_layout(op_c, layout)).ok()) return c;
   if (!(c = check_rank(op_c, a_name, dims, a, layout)).ok() ||
@@ -463,7 +586,7 @@ Check plan_plain(const char* op_c, int32_t dims, Layout layout, const Shape& a,
   }
   if (a.rank != b.rank || g->planes != gb.planes || g->channels != gb.channels) {
     return fail(Status::kInvalidShape,
-                op + ": " + a_name + " " + shape_string(a) + " and " + b_name +
+                std::string(op) + ": " + a_name + " " + shape_string(a) + " and " + b_name +
                     " " + shape_string(b) +
                     " must have the same rank and the same N and C");
   }

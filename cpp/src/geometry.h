@@ -38,8 +38,18 @@ struct Check {
   bool ok() const { return status == Status::kOk; }
 };
 
-// Name of an op as the JS API spells it: "maxPool2d", "maxUnpool3dBackward".
-std::string op_name(const char* base, int32_t dims);
+// Name of an op as the JS API spells it: "maxPool2d", "maxUnpool3dBackward",
+// from a base with "#d" where the dims go ("maxPool#d"; dims outside 1..3
+// give "maxPool"). Built in place: every call names its op, and a heap
+// string per call cost more than validating a small call.
+class OpName {
+ public:
+  OpName(const char* base, int32_t dims);
+  const char* c_str() const { return s_; }
+
+ private:
+  char s_[40];
+};
 
 // A resolved problem. Spatial arrays are indexed D, H, W; for 1d and 2d the
 // leading entries describe a dimension of size 1 with kernel 1, stride 1,

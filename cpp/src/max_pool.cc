@@ -142,7 +142,7 @@ void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
 
 Status max_pool_shape(const PoolParams& params, const Shape& input,
                       Shape* output, std::string* error) {
-  const std::string op = internal::op_name("maxPool#d", params.dims);
+  const internal::OpName op("maxPool#d", params.dims);
   Geometry g;
   Check c = internal::plan_pool(op.c_str(), params, input, &g, output);
   return internal::report(c, error);
@@ -151,7 +151,7 @@ Status max_pool_shape(const PoolParams& params, const Shape& input,
 Status max_pool(const PoolParams& params, const Shape& input, DType dtype,
                 const void* x, void* y, IndexType index_type, void* indices,
                 std::string* error) {
-  const std::string op = internal::op_name("maxPool#d", params.dims);
+  const internal::OpName op("maxPool#d", params.dims);
   Geometry g;
   Shape out;
   Check c = internal::plan_pool(op.c_str(), params, input, &g, &out);
@@ -179,7 +179,7 @@ Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
                          const void* grad_output, IndexType index_type,
                          const void* indices, void* grad_input,
                          std::string* error) {
-  const std::string op = internal::op_name("maxPool#dBackward", params.dims);
+  const internal::OpName op("maxPool#dBackward", params.dims);
   const bool has_geometry = params.kernel.count > 0;
   Geometry g;
   Check c;

@@ -46,7 +46,7 @@ Check check_indices(const char* op, const Geometry& g, const I* idx,
 
 Status max_unpool_shape(const UnpoolParams& params, const Shape& input,
                         Shape* output, std::string* error) {
-  const std::string op = internal::op_name("maxUnpool#d", params.dims);
+  const internal::OpName op("maxUnpool#d", params.dims);
   Geometry g;
   return internal::report(
       internal::plan_unpool(op.c_str(), params, input, &g, output), error);
@@ -54,7 +54,7 @@ Status max_unpool_shape(const UnpoolParams& params, const Shape& input,
 
 Status max_unpool_output_range(const UnpoolParams& params, const Shape& input,
                                SizeRange* ranges, std::string* error) {
-  const std::string op = internal::op_name("maxUnpool#dOutputRange", params.dims);
+  const internal::OpName op("maxUnpool#dOutputRange", params.dims);
   return internal::report(
       internal::unpool_ranges(op.c_str(), params, input, ranges), error);
 }
@@ -62,7 +62,7 @@ Status max_unpool_output_range(const UnpoolParams& params, const Shape& input,
 Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
                   const void* x, IndexType index_type, const void* indices,
                   void* y, std::string* error) {
-  const std::string op = internal::op_name("maxUnpool#d", params.dims);
+  const internal::OpName op("maxUnpool#d", params.dims);
   Geometry g;
   Shape out;
   Check c = internal::plan_unpool(op.c_str(), params, input, &g, &out);
@@ -96,7 +96,7 @@ Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
 Status max_unpool_check(const UnpoolParams& params, const Shape& input,
                         IndexType index_type, const void* indices,
                         std::string* error) {
-  const std::string op = internal::op_name("maxUnpool#d", params.dims);
+  const internal::OpName op("maxUnpool#d", params.dims);
   Geometry g;
   Shape out;
   Check c = internal::plan_unpool(op.c_str(), params, input, &g, &out);
@@ -116,7 +116,7 @@ Status max_unpool_backward(int32_t dims, Layout layout,
                            const void* grad_output, IndexType index_type,
                            const void* indices, void* grad_input,
                            std::string* error) {
-  const std::string op = internal::op_name("maxUnpool#dBackward", dims);
+  const internal::OpName op("maxUnpool#dBackward", dims);
   Geometry g;  // in: the pooled (indices) plane, out: the unpooled plane
   Check c = internal::plan_plain(op.c_str(), dims, layout, indices_shape,
                                  grad_output_shape, "indices", "gradOutput", &g);
