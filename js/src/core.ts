@@ -54,7 +54,7 @@ export function sizeArg(fn: string, name: string, value: unknown, required = fal
   }
   const values: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < Math.min(count, 3); ++i) {
-    values[i] = checkInteger(fn, `${name}[${i}]`, value[i]);
+    values[i] = checkInteger(fn, name, value[i], i);
   }
   return { count, list: true, values };
 }
@@ -95,7 +95,7 @@ export function unpoolParams(fn: string, dims: number, g: UnpoolGeometry): WasmU
           `expected ${dims}, ${dims + 1} or ${dims + 2}`);
     }
     // Index by index: holes of a sparse array are undefined, not skipped.
-    for (let i = 0; i < count; ++i) outputSize[i] = checkInteger(fn, `outputSize[${i}]`, os[i]);
+    for (let i = 0; i < count; ++i) outputSize[i] = checkInteger(fn, 'outputSize', os[i], i);
     outputSizeCount = count;
   }
   return {
@@ -300,6 +300,23 @@ export class Runtime {
   get heap(): ArrayBuffer {
     if (this.u8.length === 0) this.u8 = this.m.HEAPU8;
     return this.u8.buffer as ArrayBuffer;
+  }
+
+  private views: Partial<Record<string, TensorData>> = {};
+  private viewsOf: ArrayBuffer | undefined;
+
+  /**
+   * The whole memory as an array of `ctor`'s type, kept between calls (a
+   * call then copies with one `set` instead of making a view per buffer);
+   * taken again after growth.
+   */
+  heapAs<T extends TensorData>(ctor: new (buffer: ArrayBuffer) => T): T {
+    const heap = this.heap;
+    if (this.viewsOf !== heap) {
+      this.views = {};
+      this.viewsOf = heap;
+    }
+    return (this.views[ctor.name] ??= new ctor(heap)) as T;
   }
 }
 

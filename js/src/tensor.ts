@@ -73,8 +73,14 @@ export function describe(value: unknown): string {
   }
 }
 
-/** Checks that `value` is a safe integer (any sign: C++ checks ranges). */
-export function checkInteger(fn: string, name: string, value: unknown): number {
+/**
+ * Checks that `value` is a safe integer (any sign: C++ checks ranges).
+ * `index`, when given, is appended to the name in messages: `name[index]`
+ * (built only on failure: calls check shapes and sizes on every call).
+ */
+export function checkInteger(fn: string, name: string, value: unknown, index?: number): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (index !== undefined) name = `${name}[${index}]`;
   if (typeof value !== 'number') {
     throw new TypeError(`${fn}: ${name}=${describe(value)} must be a number`);
   }
@@ -97,10 +103,10 @@ export function checkShape(fn: string, name: string, value: unknown): number[] {
   }
   // Index by index: holes of a sparse array are undefined, not skipped.
   const shape: number[] = [];
-  for (let i = 0; i < rank; ++i) shape.push(checkInteger(fn, `${name}[${i}]`, value[i]));
-  shape.forEach((d, i) => {
-    if (d < 0) throw new RangeError(`${fn}: ${name}[${i}]=${d} must be >= 0`);
-  });
+  for (let i = 0; i < rank; ++i) shape.push(checkInteger(fn, name, value[i], i));
+  for (let i = 0; i < rank; ++i) {
+    if (shape[i] < 0) throw new RangeError(`${fn}: ${name}[${i}]=${shape[i]} must be >= 0`);
+  }
   return shape;
 }
 
