@@ -132,6 +132,26 @@ inline Args read_args(Reader& r) {
 // functions (which must still answer without overflow).
 constexpr int64_t kMaxElements = 1 << 16;
 
+// A plane range from two signed bytes (-1 as end: the last plane), often
+// invalid on purpose; `valid` tells whether it is a range of `planes`.
+struct Range {
+  unpool::PlaneRange r;
+  bool valid = false;
+  int64_t begin = 0, count = 0;  // when valid
+};
+inline Range read_range(Reader& r, int64_t planes) {
+  Range out;
+  out.r.begin = static_cast<int8_t>(r.byte());
+  out.r.end = static_cast<int8_t>(r.byte());
+  const int64_t end = out.r.end == -1 ? planes : out.r.end;
+  out.valid = out.r.begin >= 0 && out.r.begin <= end && end <= planes;
+  if (out.valid) {
+    out.begin = out.r.begin;
+    out.count = end - out.r.begin;
+  }
+  return out;
+}
+
 inline int64_t elements(const unpool::Shape& s) {
   const int64_t n = unpool::numel(s);
   return n < 0 || n > kMaxElements ? -1 : n;

@@ -61,6 +61,39 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
   const std::vector<T> rgi = unpool_test::ref_pool_backward(g, go, ridx);
   CHECK(unpool_test::diff_values(gi, std::vector<double>(rgi.begin(), rgi.end())).empty());
 
+  // The same pool and backward over a range of planes, through buffers of
+  // their own: an invalid range is refused, a valid one gives the whole
+  // run's planes.
+  const Range range = read_range(r, g.planes);
+  const int64_t in_n = g.in[0] * g.in[1] * g.in[2], out_n = g.out[0] * g.out[1] * g.out[2];
+  unpool::PoolParams pr = p;
+  pr.planes = range.r;
+  Values xr(a.dtype, static_cast<size_t>(range.count * in_n)),
+      yr(a.dtype, static_cast<size_t>(range.count * out_n)),
+      gr(a.dtype, static_cast<size_t>(range.count * in_n), 5.0);
+  Indices ir(a.itype, static_cast<size_t>(range.count * out_n));
+  for (int64_t i = 0; i < range.count * in_n; ++i) {
+    xr.set(static_cast<size_t>(i), xv.get(static_cast<size_t>(range.begin * in_n + i)));
+  }
+  const Status want = range.valid ? Status::kOk : Status::kInvalidArgument;
+  CHECK(unpool::max_pool(pr, a.input, a.dtype, xr.data(), yr.data(), a.itype, ir.data(), &err) ==
+        want);
+  Values gor(a.dtype, static_cast<size_t>(range.count * out_n));
+  for (int64_t i = 0; i < range.count * out_n; ++i) {
+    gor.set(static_cast<size_t>(i), gov.get(static_cast<size_t>(range.begin * out_n + i)));
+  }
+  CHECK(unpool::max_pool_backward(pr, a.input, out, a.dtype, gor.data(), a.itype, ir.data(),
+                                  gr.data(), &err) == want);
+  CHECK(yr.guards_intact() && ir.guards_intact() && gr.guards_intact());
+  for (int64_t i = 0; range.valid && i < range.count * out_n; ++i) {
+    const size_t w = static_cast<size_t>(range.begin * out_n + i), k = static_cast<size_t>(i);
+    CHECK(unpool_test::exact_equal(a.dtype, yr.get(k), y.get(w)) && ir.get(k) == idx.get(w));
+  }
+  for (int64_t i = 0; range.valid && i < range.count * in_n; ++i) {
+    const size_t w = static_cast<size_t>(range.begin * in_n + i), k = static_cast<size_t>(i);
+    CHECK(unpool_test::exact_equal(a.dtype, gr.get(k), gi.get(w)));
+  }
+
   // Without the geometry every index must lie in the plane.
   unpool::PoolParams plain;
   plain.dims = a.dims;

@@ -70,6 +70,45 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
   const Status bs = unpool::max_unpool_backward(a.dims, unpool::Layout::kChannelsFirst, out, a.input, a.dtype, gov.data(),
                                                 a.itype, idx.data(), gi.data(), &err);
   CHECK((bs == Status::kOk) == in_range);
+  CHECK((unpool::max_unpool_check(p, a.input, a.itype, idx.data(), &err) == Status::kOk) ==
+        in_range);
+  // The same unpool over a range of planes, through buffers of their own:
+  // an invalid range is refused, a valid one checks only its own indices and
+  // gives the whole run's planes.
+  const Range range = read_range(r, g.planes);
+  const int64_t in_plane = g.in[0] * g.in[1] * g.in[2];
+  bool range_ok = range.valid;
+  for (int64_t i = range.begin * in_plane; i < (range.begin + range.count) * in_plane; ++i) {
+    range_ok = range_ok && raw[static_cast<size_t>(i)] >= 0 && raw[static_cast<size_t>(i)] < plane;
+  }
+  unpool::UnpoolParams pr = p;
+  pr.planes = range.r;
+  Values xr(a.dtype, static_cast<size_t>(range.count * in_plane)),
+      yr(a.dtype, static_cast<size_t>(range.count * plane), 9.0);
+  Indices ir(a.itype, static_cast<size_t>(range.count * in_plane));
+  for (int64_t i = 0; i < range.count * in_plane; ++i) {
+    xr.set(static_cast<size_t>(i), static_cast<double>(x[static_cast<size_t>(range.begin * in_plane + i)]));
+    ir.set(static_cast<size_t>(i), raw[static_cast<size_t>(range.begin * in_plane + i)]);
+  }
+  const Status rs = unpool::max_unpool(pr, a.input, a.dtype, xr.data(), a.itype, ir.data(),
+                                       yr.data(), &err);
+  CHECK(rs == (!range.valid ? Status::kInvalidArgument
+                            : range_ok ? Status::kOk : Status::kInvalidIndex));
+  CHECK(yr.guards_intact());
+  // Expected: the range's planes zero-filled then scattered in order (the
+  // whole run may have failed on an index outside the range), or untouched.
+  std::vector<double> want(static_cast<size_t>(range.count * plane), rs == Status::kOk ? 0.0 : 9.0);
+  for (int64_t i = 0; rs == Status::kOk && i < range.count * in_plane; ++i) {
+    const int64_t at = (i / in_plane) * plane + ir.get(static_cast<size_t>(i));
+    want[static_cast<size_t>(at)] = static_cast<double>(x[static_cast<size_t>(range.begin * in_plane + i)]);
+  }
+  CHECK(unpool_test::diff_values(yr, want).empty());
+  if (in_range && range.valid) {
+    for (int64_t i = 0; i < range.count * plane; ++i) {
+      CHECK(unpool_test::exact_equal(a.dtype, yr.get(static_cast<size_t>(i)),
+                                     y.get(static_cast<size_t>(range.begin * plane + i))));
+    }
+  }
   if (!in_range) {
     CHECK(s == Status::kInvalidIndex && bs == Status::kInvalidIndex);
     for (size_t i = 0; i < n_out; ++i) CHECK(y.get(i) == 9.0);
