@@ -335,11 +335,12 @@ function streamed(m: UnpoolWasmModule, fn: string, dims: number, planes: number,
       f[SLOT_PLANES] = b;
       f[SLOT_PLANES + 1] = e;
       checkCode(m, run(addresses(b)));
+      const after = rt.heap;  // the same buffer unless the call grew memory
       for (let k = 0; k < outputs.length; ++k) {
         const t = targets[k];
         if (t === undefined) continue;
         (t as { set(a: TensorData, offset: number): void })
-            .set(new VIEW[outputs[k].dtype](heap, block.ptrs[nIn + k], (e - b) * perOut[k]), b * perOut[k]);
+            .set(new VIEW[outputs[k].dtype](after, block.ptrs[nIn + k], (e - b) * perOut[k]), b * perOut[k]);
       }
     }
     const results = outputs.map((o, k) => resident[k] ?? { data: targets[k]!, shape: o.shape });
