@@ -10,9 +10,11 @@
 //        ^w0
 //
 // Only the interior columns, whose window row is wholly inside the input row,
-// are vectorised; the edges and the tail go through argmaxpool_cols__scalar.
-// Taps are visited in the scalar kernel's order (rows, then columns), so
-// every lane takes the same decisions and the results are bit-identical.
+// are vectorised; the edges (and the tail, but for the k2s2 kernel) go
+// through argmaxpool_cols__scalar. Taps are visited in the scalar kernel's
+// order (rows, then columns; the k2s2 kernel regroups them without
+// reordering), so every lane takes the same decisions and the results are
+// bit-identical.
 #ifndef UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_H_
 #define UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_H_
 
@@ -40,6 +42,9 @@ struct Vec<float> {
     return wasm_v128_or(wasm_f32x4_gt(v, best), wasm_f32x4_ne(v, v));
   }
   static v128_t load(const float* p) { return wasm_v128_load(p); }
+  // Integer lanes of the same width, for the k2s2 kernel's offsets.
+  static v128_t isplat(int64_t v) { return wasm_i32x4_splat(static_cast<int32_t>(v)); }
+  static v128_t isub(v128_t a, v128_t b) { return wasm_i32x4_sub(a, b); }
   // p[0], p[2], p[4], p[6]; reads p[7] too.
   static v128_t load_s2(const float* p) {
     return wasm_i32x4_shuffle(wasm_v128_load(p), wasm_v128_load(p + 4), 0, 2, 4, 6);
@@ -62,6 +67,8 @@ struct Vec<double> {
     return wasm_v128_or(wasm_f64x2_gt(v, best), wasm_f64x2_ne(v, v));
   }
   static v128_t load(const double* p) { return wasm_v128_load(p); }
+  static v128_t isplat(int64_t v) { return wasm_i64x2_splat(v); }
+  static v128_t isub(v128_t a, v128_t b) { return wasm_i64x2_sub(a, b); }
   // p[0], p[2]; reads p[3] too.
   static v128_t load_s2(const double* p) {
     return wasm_i64x2_shuffle(wasm_v128_load(p), wasm_v128_load(p + 2), 0, 2);
@@ -174,36 +181,141 @@ int64_t argmax_groups(const T* x, const ArgmaxRow& r, int64_t begin,
   return ow;
 }
 
-// kernel 2, stride 2, dilation 1: each window row is a pair of adjacent
-// columns, so two loads and two shuffles give both taps of L outputs.
+// kernel 2, stride 2, dilation 1 (the 2x2 pool and its 1d and 3d kin): each
+// window row is a pair of adjacent columns, so two loads and two shuffles
+// give both taps of L outputs.
+//
+// The rule is associative: folding taps t0, t1, t2, t3, ... in order picks
+// the same tap as folding the pair winners (t0, t1), (t2, t3), ... in order
+// (the last NaN, else the first maximum, either way). So each row's pair is
+// decided on its own, off the dependency chain, and only the pair winners
+// are folded.
+//
+// Indices: `neg` holds, in integer lanes of T's width, minus the offset of
+// the winning tap from its window's first tap. A replace mask is -1, so a
+// pair's mask is minus its column (0 or 1), and subtracting the row's
+// distance from the first row (a splat) gives the rest. A wasm32 memory
+// holds fewer than 2^31 elements, so every distance fits int32 lanes.
+// WindowStart adds the windows' first offsets: one add per group, where a
+// running index costs a splat, an add and a bitselect per tap.
 template <typename T, typename I>
-int64_t argmax_groups_k2s2(const T* x, const ArgmaxRow& r, int64_t begin,
-                           int64_t end, T* y, I* idx) {
+struct WindowStart;
+
+template <>
+struct WindowStart<float, int32_t> {
+  v128_t a;
+  explicit WindowStart(int64_t first)
+      : a(wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(first)),
+                         wasm_i32x4_make(0, 2, 4, 6))) {}
+  void store(int32_t* out, v128_t neg) {
+    wasm_v128_store(out, wasm_i32x4_sub(a, neg));
+    a = wasm_i32x4_add(a, wasm_i32x4_splat(8));
+  }
+};
+
+// int32 masks are widened to two i64x2 halves (sign extension keeps -1, 0).
+template <>
+struct WindowStart<float, int64_t> {
+  v128_t lo, hi;
+  explicit WindowStart(int64_t first)
+      : lo(wasm_i64x2_make(first, first + 2)), hi(wasm_i64x2_make(first + 4, first + 6)) {}
+  void store(int64_t* out, v128_t neg) {
+    wasm_v128_store(out, wasm_i64x2_sub(lo, wasm_i64x2_extend_low_i32x4(neg)));
+    wasm_v128_store(out + 2, wasm_i64x2_sub(hi, wasm_i64x2_extend_high_i32x4(neg)));
+    lo = wasm_i64x2_add(lo, wasm_i64x2_splat(8));
+    hi = wasm_i64x2_add(hi, wasm_i64x2_splat(8));
+  }
+};
+
+// f64: i64x2 offsets; int32 outputs take the low halves.
+template <typename I>
+struct WindowStart64 {
+  v128_t a;
+  explicit WindowStart64(int64_t first) : a(wasm_i64x2_make(first, first + 2)) {}
+  void store(int64_t* out, v128_t neg) {
+    wasm_v128_store(out, wasm_i64x2_sub(a, neg));
+    a = wasm_i64x2_add(a, wasm_i64x2_splat(4));
+  }
+  void store(int32_t* out, v128_t neg) {
+    const v128_t i = wasm_i64x2_sub(a, neg);
+    wasm_v128_store64_lane(out, wasm_i32x4_shuffle(i, i, 0, 2, 0, 2), 0);
+    a = wasm_i64x2_add(a, wasm_i64x2_splat(4));
+  }
+};
+template <>
+struct WindowStart<double, int32_t> : WindowStart64<int32_t> {
+  using WindowStart64::WindowStart64;
+};
+template <>
+struct WindowStart<double, int64_t> : WindowStart64<int64_t> {
+  using WindowStart64::WindowStart64;
+};
+
+// The winner of one window row's pairs at p (lane l: p[2l], p[2l + 1]) and
+// its `neg`; `dist` is the row's distance from the first row, splatted.
+template <typename T>
+inline void pair_winner(const T* p, v128_t dist, v128_t* best, v128_t* neg) {
+  v128_t even, odd;
+  Vec<T>::load_pairs(p, &even, &odd);
+  const v128_t m = Vec<T>::replaces(odd, even);
+  *best = wasm_v128_bitselect(odd, even, m);
+  *neg = Vec<T>::isub(m, dist);
+}
+
+// (best, neg) := the winner of (best, neg) then (b, n).
+template <typename T>
+inline void combine(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
+  const v128_t m = Vec<T>::replaces(b, *best);
+  *best = wasm_v128_bitselect(b, *best, m);
+  *neg = wasm_v128_bitselect(n, *neg, m);
+}
+
+// Interior columns [begin, end), end - begin >= L. ~1.35x faster than a
+// tap-by-tap fold with running indices on a 2x2 pool of 64x112x112 f32,
+// 1.4-1.7x when the planes are in L2.
+//
+// N = 2 (the 2d pool) hoists row 1's pointer and distance: ~1.2x faster
+// than N = 0, which takes any number of rows. (Kernels for 1 and 4 rows, the
+// 1d and 3d pools, gained 0% and ~10% for 4.5 KB more module: not kept.)
+//
+// The tail group overlaps the last full one (the same bits written twice)
+// rather than going scalar: 2x faster on 28x28 planes. The loop is restarted
+// for it so that the group is compiled once (a second copy cost 2.5 KB).
+template <int N, typename T, typename I>
+void argmax_groups_k2s2(const T* x, const ArgmaxRow& r, int64_t begin, int64_t end,
+                        T* y, I* idx) {
+  static_assert(sizeof(void*) == 4, "offsets in int32 lanes need a wasm32 memory");
   constexpr int64_t L = Vec<T>::kLanes;
-  Idx<T, I> acc(2);
-  int64_t ow = begin;
-  for (; ow + L <= end; ow += L) {
+  const int64_t* const rows = r.rows;
+  const int64_t nrows = r.nrows, first = rows[0];
+  const T* const row0 = x + first;
+  const T* const row1 = x + (N == 2 ? rows[1] : first);
+  const v128_t zero = Vec<T>::isplat(0), dist1 = Vec<T>::isplat(row1 - row0);
+  auto group = [&](int64_t ow, WindowStart<T, I>* start) {
     const int64_t w0 = 2 * ow - r.pad;
-    v128_t best, odd;
-    Vec<T>::load_pairs(x + r.rows[0] + w0, &best, &odd);
-    acc.set(r.rows[0] + w0);
-    v128_t m = Vec<T>::replaces(odd, best);
-    best = wasm_v128_bitselect(odd, best, m);
-    acc.select(r.rows[0] + w0 + 1, m);
-    for (int64_t k = 1; k < r.nrows; ++k) {
-      v128_t even;
-      Vec<T>::load_pairs(x + r.rows[k] + w0, &even, &odd);
-      m = Vec<T>::replaces(even, best);
-      best = wasm_v128_bitselect(even, best, m);
-      acc.select(r.rows[k] + w0, m);
-      m = Vec<T>::replaces(odd, best);
-      best = wasm_v128_bitselect(odd, best, m);
-      acc.select(r.rows[k] + w0 + 1, m);
+    v128_t best, neg, b, n;
+    pair_winner(row0 + w0, zero, &best, &neg);
+    if (N == 2) {
+      pair_winner(row1 + w0, dist1, &b, &n);
+      combine<T>(&best, &neg, b, n);
+    } else {
+      for (int64_t k = 1; k < nrows; ++k) {
+        const int64_t o = rows[k];
+        pair_winner(x + o + w0, Vec<T>::isplat(o - first), &b, &n);
+        combine<T>(&best, &neg, b, n);
+      }
     }
     wasm_v128_store(y + ow, best);
-    acc.store(idx + ow);
+    start->store(idx + ow, neg);
+  };
+  WindowStart<T, I> start(first + 2 * begin - r.pad);
+  int64_t ow = begin;
+  for (;;) {
+    for (; ow + L <= end; ow += L) group(ow, &start);
+    if (ow == end) break;
+    ow = end - L;
+    start = WindowStart<T, I>(first + 2 * ow - r.pad);
   }
-  return ow;
 }
 
 // Stride 1, f32 values, int32 indices: the interior tap by tap (in the
@@ -293,8 +405,12 @@ void argmaxpool_row__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx)
     return;
   }
   argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
-  const int64_t done = wasmsimd::argmax_groups_k2s2(x, r, begin, end, y, idx);
-  argmaxpool_cols__scalar(x, r, done, r.out_width, y, idx);
+  if (r.nrows == 2) {
+    wasmsimd::argmax_groups_k2s2<2>(x, r, begin, end, y, idx);
+  } else {
+    wasmsimd::argmax_groups_k2s2<0>(x, r, begin, end, y, idx);
+  }
+  argmaxpool_cols__scalar(x, r, end, r.out_width, y, idx);
 }
 
 }  // namespace ukernels
