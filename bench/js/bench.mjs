@@ -16,7 +16,12 @@
 // Per case: warm-up, then REPS batches of >= 5 ms (or one call); the figure
 // is the median time per call. Benchmarks, not tests: run on a quiet machine.
 //
-// Usage: node bench/js/bench.mjs [--quick] [--filter REGEX] [--write]
+// The whole comparison runs --runs times (default 3; each run side by side
+// as above): times are the median over runs, ratios the median over runs of
+// each run's own ratio, with their range (this VM's timings move by 10-50%
+// from one run to the next).
+//
+// Usage: node bench/js/bench.mjs [--quick] [--filter REGEX] [--write] [--runs N]
 //          [--no-ort] [--no-native] [--no-scalar]
 //   --write  replaces the "JavaScript API" section of bench/RESULTS.md
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -35,6 +40,8 @@ const child = option('--child');
 const quick = flag('--quick');
 const filter = new RegExp(option('--filter') ?? '.');
 const REPS = quick ? 5 : 21;
+const RUNS = Number(option('--runs') ?? (quick ? 1 : 3));
+if (!(Number.isInteger(RUNS) && RUNS >= 1)) throw new Error(`bench: --runs ${option('--runs')} must be a positive integer`);
 const MIN_BATCH_MS = quick ? 2 : 5;
 const WARMUP_MS = quick ? 50 : 200;
 const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -91,7 +98,7 @@ const merge = (into, from, rename = (k) => k) => {
   }
 };
 
-const all = {};
+const runs = [];
 const u = await import('../../dist/index.js');
 await u.init({ simd: true });
 let ort;
@@ -109,30 +116,35 @@ globalThis.fetch = (url, ...rest) => {
   if (/^https?:/i.test(String(url))) throw new Error(`bench: something tried to fetch ${url}`);
   return realFetch(url, ...rest);
 };
-console.error(`bench: side by side: unpool (SIMD: copy, out, resident), hand-written JS${ort ? ', ONNX Runtime Web' : ''}`);
-merge(all, await suite.benchSideBySide(u, ort, ['copy', 'out', 'resident'], WORKLOADS, timing,
-                                       (w) => console.error(`  ${w}`)));
-globalThis.fetch = realFetch;
-if (!flag('--no-scalar')) {
-  console.error('bench: unpool (scalar build, child process)');
-  const passthrough = [...(quick ? ['--quick'] : []), ...(option('--filter') ? ['--filter', option('--filter')] : [])];
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', 'scalar', ...passthrough],
-                      { encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (r.status !== 0) throw new Error(`bench: the scalar child failed:\n${r.stderr}`);
-  merge(all, JSON.parse(r.stdout), (k) => k.replace(/ (copy|resident)$/, ' scalar $1'));
-}
-if (!flag('--no-native')) {
-  console.error('bench: native C++ (build/bench/unpool_bench)');
-  try {
-    merge(all, benchNative());
-  } catch (e) {
-    console.error(`bench: native skipped: ${e.message.split('\n')[0]}`);
+for (let run = 1; run <= RUNS; ++run) {
+  const all = {};
+  console.error(`bench: run ${run} of ${RUNS}: side by side: unpool (SIMD: copy, out, resident), ` +
+                `hand-written JS${ort ? ', ONNX Runtime Web' : ''}`);
+  merge(all, await suite.benchSideBySide(u, ort, ['copy', 'out', 'resident'], WORKLOADS, timing,
+                                         (w) => console.error(`  ${w}`)));
+  if (!flag('--no-scalar')) {
+    console.error('bench: unpool (scalar build, child process)');
+    const passthrough = [...(quick ? ['--quick'] : []), ...(option('--filter') ? ['--filter', option('--filter')] : [])];
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', 'scalar', ...passthrough],
+                        { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`bench: the scalar child failed:\n${r.stderr}`);
+    merge(all, JSON.parse(r.stdout), (k) => k.replace(/ (copy|resident)$/, ' scalar $1'));
   }
+  if (!flag('--no-native')) {
+    console.error('bench: native C++ (build/bench/unpool_bench)');
+    try {
+      merge(all, benchNative());
+    } catch (e) {
+      console.error(`bench: native skipped: ${e.message.split('\n')[0]}`);
+    }
+  }
+  runs.push(all);
 }
+globalThis.fetch = realFetch;
 
 // ---- report ---------------------------------------------------------------------------------
 
-const { lines, ratioLines } = suite.tables(all, WORKLOADS);
+const { lines, ratioLines } = suite.tables(suite.medianOfRuns(runs), WORKLOADS, undefined, runs);
 
 function sh(cmd) {
   try {
@@ -146,12 +158,13 @@ const machine = [
   `- Node.js ${process.version}, V8 ${process.versions.v8}; ${os.type()} ${os.release()}`,
   `- onnxruntime-web ${ortVersion ?? 'not run'} (wasm backend, \`numThreads = 1\`, \`proxy = false\`)`,
   `- load average before the run: ${loadBefore}; after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
-  `- ${new Date().toISOString()}; ${quick ? 'quick run (5 reps, 2 ms batches)' : `${REPS} reps of >= ${MIN_BATCH_MS} ms batches after ${WARMUP_MS} ms warm-up`}`,
+  `- ${new Date().toISOString()}; ${RUNS} run${RUNS > 1 ? 's' : ''}, each of ${quick ? '5 reps of 2 ms batches (quick)' : `${REPS} reps of >= ${MIN_BATCH_MS} ms batches after ${WARMUP_MS} ms warm-up`}`,
 ];
 
 const text = [
-  'Median time per call (float32, int32 indices, k = s = 2, one thread):', '',
-  ...lines, '', 'Ratios (> 1: unpool is faster; resident / native < 1 would be faster than native):', '',
+  `Median time per call (float32, int32 indices, k = s = 2, one thread)${RUNS > 1 ? `, median of ${RUNS} runs` : ''}:`, '',
+  ...lines, '', 'Ratios (> 1: unpool is faster; resident / native < 1 would be faster than native)' +
+  `${RUNS > 1 ? `: the median over the ${RUNS} runs of each run's ratio, and (in parentheses) their range` : ''}:`, '',
   ...ratioLines, '', ...machine,
 ].join('\n');
 console.log(text);

@@ -214,20 +214,45 @@ const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(r < 10 ? 2 : 1)}
 
 const ALL_COLUMNS = ['copy', 'out', 'resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'native'];
 
-/** Markdown tables of times and ratios; `all[workload]['<op> <column>']` in µs. */
-export function tables(all, workloads, columns = ALL_COLUMNS) {
+/** Cell by cell, the median over `runs` (each `{ workload: { case: µs } }`). */
+export function medianOfRuns(runs) {
+  const out = {};
+  for (const w of new Set(runs.flatMap((r) => Object.keys(r)))) {
+    for (const k of new Set(runs.flatMap((r) => Object.keys(r[w] ?? {})))) {
+      const v = runs.map((r) => r[w]?.[k]).filter((x) => x !== undefined);
+      (out[w] ??= {})[k] = median(v);
+    }
+  }
+  return out;
+}
+
+/**
+ * Markdown tables of times and ratios; `all[workload]['<op> <column>']` in µs.
+ * With `runs` (several such objects), each ratio is the median over the runs
+ * of that run's ratio, followed by its range.
+ */
+export function tables(all, workloads, columns = ALL_COLUMNS, runs = undefined) {
   const COLUMNS = columns;
   const rows = [];
   for (const w of workloads) {
     for (const op of ['pool', 'unpool']) {
       const r = all[w.name] ?? {};
       const t = (c) => r[`${op} ${c}`];
-      rows.push({
-        workload: w.name, op, times: COLUMNS.map(t),
-        vsJs: ratio(t('js'), t('copy')), vsOrt: ratio(t('ort'), t('copy')),
-        outVsOrt: ratio(t('ort'), t('out')), residentVsNative: ratio(t('resident'), t('native')),
-        simdVsScalar: ratio(t('scalar copy'), t('copy')),
-      });
+      const ratios = (r) => {
+        const tt = (c) => r[w.name]?.[`${op} ${c}`];
+        return [ratio(tt('js'), tt('copy')), ratio(tt('ort'), tt('copy')), ratio(tt('ort'), tt('out')),
+                ratio(tt('resident'), tt('native')), ratio(tt('scalar copy'), tt('copy'))];
+      };
+      let cells = ratios(all).map(fmtRatio);
+      if (runs !== undefined && runs.length > 1) {
+        const per = runs.map(ratios);
+        cells = cells.map((_, i) => {
+          const v = per.map((p) => p[i]).filter((x) => x !== undefined);
+          if (v.length === 0) return '–';
+          return `${fmtRatio(median(v))} (${fmtRatio(Math.min(...v))}-${fmtRatio(Math.max(...v))})`;
+        });
+      }
+      rows.push({ workload: w.name, op, times: COLUMNS.map(t), cells });
     }
 }
 
@@ -241,7 +266,7 @@ const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', '
 const ratioLines = [
   `| ${ratioHeader.join(' | ')} |`,
   `|${ratioHeader.map(() => '---').join('|')}|`,
-  ...rows.map((r) => `| ${r.workload} | ${r.op} | ${[r.vsJs, r.vsOrt, r.outVsOrt, r.residentVsNative, r.simdVsScalar].map(fmtRatio).join(' | ')} |`),
+  ...rows.map((r) => `| ${r.workload} | ${r.op} | ${r.cells.join(' | ')} |`),
 ];
 return { lines, ratioLines };
 }
