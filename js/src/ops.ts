@@ -247,7 +247,7 @@ function call(m: UnpoolWasmModule, fn: string, inputs: readonly Input[],
 // cpp/include/unpool/unpool.h) and their results are copied out while still
 // in cache. Copying whole tensors in, running once and copying out would
 // move every byte through memory three times; streamed, pool and unpool of
-// 1x64x112x112 take ~1.3-1.7x less time (bench/RESULTS.md).
+// 1x64x112x112 run 1.25-1.6x faster (bench/RESULTS.md).
 
 /** Host bytes (inputs and outputs) of one range of planes. */
 export const STREAM_BYTES = 512 * 1024;
