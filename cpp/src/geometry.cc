@@ -237,10 +237,9 @@ Check check_index_type(const char* op, IndexType t, int64_t limit) {
 
 namespace {
 
-Check plan_pool_uncached(const char* op_c, const PoolParams& p, const Shape& input,
+Check plan_pool_uncached(const char* op, const PoolParams& p, const Shape& input,
                          Geometry* g, Shape* output, const char* name) {
-  const char* op = op_c;
-  Check c = check_dims_value(op_c, p.dims);
+  Check c = check_dims_value(op, p.dims);
   if (!c.ok()) return c;
   const int dims = p.dims;
   if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, true,
@@ -251,8 +250,8 @@ Check plan_pool_uncached(const char* op_c, const PoolParams& p, const Shape& inp
                     g->pad)).ok() ||
       !(c = resolve(op, "dilation", p.dilation, dims, 1, 1, nullptr, false, true,
                     g->dilation)).ok() ||
-      !(c = check_layout(op_c, p.layout)).ok() ||
-      !(c = check_rank(op_c, name, dims, input, p.layout)).ok() ||
+      !(c = check_layout(op, p.layout)).ok() ||
+      !(c = check_rank(op, name, dims, input, p.layout)).ok() ||
       !(c = read_input(op, name, dims, input,
                        empty_dim(input, dims, p.layout, false), p.layout, g))
            .ok()) {
@@ -287,7 +286,7 @@ Check plan_pool_uncached(const char* op_c, const PoolParams& p, const Shape& inp
   }
   *output = make_output(input, dims, p.layout, g->out);
   c = check_output_numel(op, *g, *output);
-  return c.ok() ? select_planes(op_c, p.planes, name, g) : c;
+  return c.ok() ? select_planes(op, p.planes, name, g) : c;
 }
 
 }  // namespace
@@ -356,9 +355,8 @@ SizeRange range_of(const Geometry& g, int i) {
 
 }  // namespace
 
-Check unpool_ranges(const char* op_c, const UnpoolParams& p,
+Check unpool_ranges(const char* op, const UnpoolParams& p,
                     const Shape& input, SizeRange* ranges) {
-  const char* op = op_c;
   Geometry g;
   Check c = plan_unpool_common(op, p, input, &g, "inputShape");
   if (!c.ok()) return c;
@@ -377,9 +375,8 @@ Check unpool_ranges(const char* op_c, const UnpoolParams& p,
 
 namespace {
 
-Check plan_unpool_uncached(const char* op_c, const UnpoolParams& p,
+Check plan_unpool_uncached(const char* op, const UnpoolParams& p,
                            const Shape& input, Geometry* g, Shape* output) {
-  const char* op = op_c;
   Check c = plan_unpool_common(op, p, input, g, "x");
   if (!c.ok()) return c;
   const int dims = p.dims;
@@ -433,7 +430,7 @@ Check plan_unpool_uncached(const char* op_c, const UnpoolParams& p,
   }
   *output = make_output(input, dims, p.layout, g->out);
   c = check_output_numel(op, *g, *output);
-  return c.ok() ? select_planes(op_c, p.planes, "x", g) : c;
+  return c.ok() ? select_planes(op, p.planes, "x", g) : c;
 }
 
 bool same(const SizeArg& a, const SizeArg& b) {
@@ -567,14 +564,13 @@ Check check_same_shape(const char* op, const char* name, const Shape& actual,
                                          shape_string(expected));
 }
 
-Check plan_plain(const char* op_c, int32_t dims, Layout layout, const Shape& a,
+Check plan_plain(const char* op, int32_t dims, Layout layout, const Shape& a,
                  const Shape& b, const char* a_name, const char* b_name,
                  Geometry* g) {
-  const char* op = op_c;
-  Check c = check_dims_value(op_c, dims);
-  if (!c.ok() || !(c = check_layout(op_c, layout)).ok()) return c;
-  if (!(c = check_rank(op_c, a_name, dims, a, layout)).ok() ||
-      !(c = check_rank(op_c, b_name, dims, b, layout)).ok()) {
+  Check c = check_dims_value(op, dims);
+  if (!c.ok() || !(c = check_layout(op, layout)).ok()) return c;
+  if (!(c = check_rank(op, a_name, dims, a, layout)).ok() ||
+      !(c = check_rank(op, b_name, dims, b, layout)).ok()) {
     return c;
   }
   Geometry gb;
