@@ -275,8 +275,10 @@ inline void combine(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
 // 1.4-1.7x when the planes are in L2.
 //
 // N = 2 (the 2d pool) hoists row 1's pointer and distance: ~1.2x faster
-// than N = 0, which takes any number of rows. (Kernels for 1 and 4 rows, the
-// 1d and 3d pools, gained 0% and ~10% for 4.5 KB more module: not kept.)
+// than N = 0, which takes any number of rows. N = 1 (the 1d pool) has no row
+// loop: in the -O2 module clang does not unswitch N = 0's loop, and the 1d
+// pool ran ~1.45x slower than with N = 1 (1.4 KB). (A 4-row kernel for the
+// 3d pool gained ~10% at -O3 for 2 KB more: not kept.)
 //
 // The tail group overlaps the last full one (the same bits written twice)
 // rather than going scalar: 2x faster on 28x28 planes. The loop is restarted
@@ -298,7 +300,7 @@ void argmax_groups_k2s2(const T* x, const ArgmaxRow& r, int64_t begin, int64_t e
     if (N == 2) {
       pair_winner(row1 + w0, dist1, &b, &n);
       combine<T>(&best, &neg, b, n);
-    } else {
+    } else if (N == 0) {
       for (int64_t k = 1; k < nrows; ++k) {
         const int64_t o = rows[k];
         pair_winner(x + o + w0, Vec<T>::isplat(o - first), &b, &n);
@@ -407,6 +409,8 @@ void argmaxpool_row__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx)
   argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
   if (r.nrows == 2) {
     wasmsimd::argmax_groups_k2s2<2>(x, r, begin, end, y, idx);
+  } else if (r.nrows == 1) {
+    wasmsimd::argmax_groups_k2s2<1>(x, r, begin, end, y, idx);
   } else {
     wasmsimd::argmax_groups_k2s2<0>(x, r, begin, end, y, idx);
   }
