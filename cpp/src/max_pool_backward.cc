@@ -1,0 +1,144 @@
+// Operator layer of max pool backward: validate, check the indices, zero
+// and scatter-add plane by plane. (Apart from max_pool.cc so that the module
+// can compile the forward kernels for speed and this for size.)
+#include <cstring>
+#include <vector>
+
+#include "channels_last.h"
+#include "dispatch.h"
+#include "geometry.h"
+#include "ukernels/ukernels.h"
+#include "unpool/unpool.h"
+
+namespace unpool {
+
+using internal::Check;
+using internal::Geometry;
+using internal::Span;
+using internal::window;
+
+namespace {
+
+Span span(const Geometry& g, int dim, int64_t o) {
+  return window(o, g.in[dim], g.kernel[dim], g.stride[dim], g.pad[dim],
+                g.dilation[dim]);
+}
+
+// Per output position along each dim: 1 where the window lies wholly in
+// padding (PyTorch's backward would write outside the plane there).
+struct EmptyWindows {
+  std::vector<uint8_t> dim[3];
+  bool any = false;
+};
+
+EmptyWindows find_empty_windows(const Geometry& g) {
+  EmptyWindows e;
+  for (int i = 0; i < 3; ++i) {
+    e.dim[i].resize(static_cast<size_t>(g.out[i]));
+    for (int64_t o = 0; o < g.out[i]; ++o) {
+      const Span s = span(g, i, o);
+      e.dim[i][static_cast<size_t>(o)] = s.start >= s.end;
+      e.any |= s.start >= s.end;
+    }
+  }
+  return e;
+}
+
+// Finds the first index that is outside the plane and does not belong to an
+// empty window (when `empty` is given). Returns -1 when there is none.
+template <typename I>
+int64_t first_bad_index(const Geometry& g, const I* idx,
+                        const EmptyWindows* empty) {
+  const int64_t limit = g.in_plane(), n = g.out_plane();
+  for (int64_t p = 0; p < g.planes; ++p) {
+    const I* pi = idx + p * n;
+    if (ukernels::check_indices<I>(pi, n, limit)) continue;
+    for (int64_t e = 0; e < n; ++e) {
+      const int64_t v = static_cast<int64_t>(pi[e]);
+      if (v >= 0 && v < limit) continue;
+      if (empty) {
+        // The output position of element p * n + e.
+        const int64_t o = g.layout == Layout::kChannelsLast
+                              ? ((p * n + e) / g.channels) % n
+                              : e;
+        const int64_t ow = o % g.out[2], oh = (o / g.out[2]) % g.out[1],
+                      od = o / (g.out[2] * g.out[1]);
+        if (empty->dim[0][od] | empty->dim[1][oh] | empty->dim[2][ow]) continue;
+      }
+      return p * n + e;
+    }
+  }
+  return -1;
+}
+
+// With `empty` windows present, their offsets may point outside the plane
+// (they are skipped) or inside it (they are added, as PyTorch does); every
+// other offset was checked by first_bad_index.
+template <typename T, typename I>
+void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
+                        const EmptyWindows* empty, T* gi) {
+  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  for (int64_t p = 0; p < g.planes; ++p) {  // plane by plane: see max_unpool
+    const T* pgo = go + p * out_plane;
+    const I* pidx = idx + p * out_plane;
+    T* pgi = gi + p * in_plane;
+    std::memset(pgi, 0, static_cast<size_t>(in_plane) * sizeof(T));
+    if (empty == nullptr) {
+      ukernels::scatter_add<T, I>(pgo, pidx, out_plane, pgi);
+    } else {
+      ukernels::scatter_add_in_range__scalar(pgo, pidx, out_plane, in_plane, pgi);
+    }
+  }
+}
+
+}  // namespace
+
+Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
+                         const Shape& output_shape, DType dtype,
+                         const void* grad_output, IndexType index_type,
+                         const void* indices, void* grad_input,
+                         std::string* error) {
+  const internal::OpName op("maxPool#dBackward", params.dims);
+  const bool has_geometry = params.kernel.count > 0;
+  Geometry g;
+  Check c;
+  if (has_geometry) {
+    Shape expected;
+    c = internal::plan_pool(op.c_str(), params, input_shape, &g, &expected,
+                            "inputShape");
+    if (c.ok()) c = internal::check_same_shape(op.c_str(), "gradOutput",
+                                               output_shape, expected);
+  } else {
+    c = internal::plan_plain(op.c_str(), params.dims, params.layout, input_shape,
+                             output_shape, "inputShape", "gradOutput", &g);
+    if (c.ok()) c = internal::select_planes(op.c_str(), params.planes, "inputShape", &g);
+  }
+  if (c.ok()) c = internal::check_types(op.c_str(), dtype, index_type);
+  if (!c.ok()) return internal::report(c, error);
+  EmptyWindows empty;
+  if (has_geometry) empty = find_empty_windows(g);
+  const EmptyWindows* e = empty.any ? &empty : nullptr;
+  internal::dispatch(dtype, index_type, [&](auto t, auto i) {
+    using T = decltype(t);
+    using I = decltype(i);
+    const I* idx = static_cast<const I*>(indices);
+    const int64_t bad = first_bad_index(g, idx, e);
+    if (bad >= 0) {
+      c = internal::index_error(op.c_str(), "indices",
+                                g.first_plane * g.out_plane() + bad,
+                                static_cast<int64_t>(idx[bad]), g.in,
+                                params.dims, "input");
+      return;
+    }
+    if (g.layout == Layout::kChannelsLast) {
+      internal::scatter_add_channels_last<T, I>(g, static_cast<const T*>(grad_output), idx,
+                                                e != nullptr, static_cast<T*>(grad_input));
+    } else {
+      scatter_add_planes<T, I>(g, static_cast<const T*>(grad_output), idx, e,
+                               static_cast<T*>(grad_input));
+    }
+  });
+  return internal::report(c, error);
+}
+
+}  // namespace unpool
