@@ -57,13 +57,15 @@ const nativeName = (w, op) =>
 
 function benchNative() {
   const exe = `${root}build/bench/unpool_bench`;
-  if (!existsSync(exe)) {
-    console.error('bench: building the native benchmark (build/bench)');
+  // Configured once, built every time (incremental): the figures are of the
+  // current sources, not of whatever binary an earlier run left.
+  if (!existsSync(`${root}build/bench/CMakeCache.txt`)) {
+    console.error('bench: configuring the native benchmark (build/bench)');
     execFileSync('cmake', ['-S', root, '-B', `${root}build/bench`, '-DCMAKE_BUILD_TYPE=Release',
                            '-DUNPOOL_BUILD_BENCH=ON', '-DUNPOOL_BUILD_TESTS=OFF'], { stdio: 'ignore' });
-    execFileSync('cmake', ['--build', `${root}build/bench`, '--target', 'unpool_bench', '-j2'],
-                 { stdio: 'ignore' });
   }
+  execFileSync('cmake', ['--build', `${root}build/bench`, '--target', 'unpool_bench', '-j2'],
+               { stdio: 'ignore' });
   const names = WORKLOADS.flatMap((w) => ['pool', 'unpool'].map((op) => nativeName(w, op)));
   const re = `^(${names.join('|')})(/real_time)?$`;
   const out = execFileSync(exe, [`--benchmark_filter=${re}`, `--benchmark_repetitions=${quick ? 3 : 9}`,
