@@ -136,6 +136,38 @@ export function jsCases(w) {
   };
 }
 
+// ---- the floor of any copying WebAssembly API ---------------------------------------
+
+/**
+ * What a copying API must do whatever its kernel and checks: copy the inputs
+ * into WebAssembly memory and the results out into fresh arrays, made by the
+ * copy constructor (the cheapest way measured). 'pool floor', 'unpool floor';
+ * no kernel runs. js / floor bounds what js / copy can be on this machine for
+ * any library whose kernels run in WebAssembly and whose results are fresh
+ * arrays.
+ */
+export function floorCases(w) {
+  const x = input(w.shape);
+  const n = x.length / 2 ** w.dims;  // k = s = 2, even sizes
+  const memory = new WebAssembly.Memory({ initial: Math.ceil(((x.length + 2 * n) * 4) / 65536) });
+  const xs = new Float32Array(memory.buffer, 0, x.length);
+  const ys = new Float32Array(memory.buffer, x.length * 4, n);
+  const is = new Int32Array(memory.buffer, (x.length + n) * 4, n);
+  const y = input([n], 2);
+  const idx = new Int32Array(n);
+  return {
+    'pool floor': () => {
+      xs.set(x);
+      return { output: new Float32Array(ys), indices: new Int32Array(is) };
+    },
+    'unpool floor': () => {
+      ys.set(y);
+      is.set(idx);
+      return new Float32Array(xs);
+    },
+  };
+}
+
 // ---- ONNX Runtime Web -------------------------------------------------------------
 
 /** The version of the loaded onnxruntime-web. */
@@ -197,7 +229,7 @@ export async function benchSideBySide(u, ort, variants, workloads, timing, log =
     // would land in the timings of the small synchronous cases: its rounds run
     // after the synchronous ones (same workload, same process).
     results[w.name] = {
-      ...await runCases({ ...mine.cases, ...jsCases(w) }, timing),
+      ...await runCases({ ...mine.cases, ...jsCases(w), ...floorCases(w) }, timing),
       ...await runCases(theirs.cases, timing),
     };
     mine.cleanup();
@@ -212,7 +244,7 @@ const fmt = (us) => (us === undefined ? '–' : us >= 1000 ? `${(us / 1000).toFi
 const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
 const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(r < 10 ? 2 : 1)}x`);
 
-const ALL_COLUMNS = ['copy', 'out', 'resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'native'];
+const ALL_COLUMNS = ['copy', 'out', 'resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'native', 'floor'];
 
 /** Cell by cell, the median over `runs` (each `{ workload: { case: µs } }`). */
 export function medianOfRuns(runs) {
@@ -241,7 +273,8 @@ export function tables(all, workloads, columns = ALL_COLUMNS, runs = undefined) 
       const ratios = (r) => {
         const tt = (c) => r[w.name]?.[`${op} ${c}`];
         return [ratio(tt('js'), tt('copy')), ratio(tt('ort'), tt('copy')), ratio(tt('ort'), tt('out')),
-                ratio(tt('resident'), tt('native')), ratio(tt('scalar copy'), tt('copy'))];
+                ratio(tt('resident'), tt('native')), ratio(tt('scalar copy'), tt('copy')),
+                ratio(tt('js'), tt('floor')), ratio(tt('ort'), tt('floor'))];
       };
       let cells = ratios(all).map(fmtRatio);
       if (runs !== undefined && runs.length > 1) {
@@ -262,7 +295,8 @@ const lines = [
   `|${header.map(() => '---').join('|')}|`,
   ...rows.map((r) => `| ${r.workload} | ${r.op} | ${r.times.map(fmt).join(' | ')} |`),
 ];
-const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', 'resident / native', 'scalar / SIMD (copy)'];
+const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', 'resident / native', 'scalar / SIMD (copy)',
+                     'js / floor', 'ort / floor'];
 const ratioLines = [
   `| ${ratioHeader.join(' | ')} |`,
   `|${ratioHeader.map(() => '---').join('|')}|`,
