@@ -141,10 +141,10 @@ export function jsCases(w) {
 /**
  * What a copying API must do whatever its kernel and checks: copy the inputs
  * into WebAssembly memory and the results out into fresh arrays, made by the
- * copy constructor (the cheapest way measured). 'pool floor', 'unpool floor';
- * no kernel runs. js / floor bounds what js / copy can be on this machine for
- * any library whose kernels run in WebAssembly and whose results are fresh
- * arrays.
+ * copy constructor (the cheapest way measured): 'pool floor', 'unpool floor';
+ * or into caller arrays: 'pool out floor', 'unpool out floor'. Whole-tensor
+ * copies; no kernel runs. js / floor is what js / copy would be if the kernel
+ * took no time, for any library whose kernels run in WebAssembly.
  */
 export function floorCases(w) {
   const x = input(w.shape);
@@ -155,6 +155,9 @@ export function floorCases(w) {
   const is = new Int32Array(memory.buffer, (x.length + n) * 4, n);
   const y = input([n], 2);
   const idx = new Int32Array(n);
+  const outY = new Float32Array(n);
+  const outI = new Int32Array(n);
+  const outX = new Float32Array(x.length);
   return {
     'pool floor': () => {
       xs.set(x);
@@ -164,6 +167,17 @@ export function floorCases(w) {
       ys.set(y);
       is.set(idx);
       return new Float32Array(xs);
+    },
+    // The same into caller arrays (the `out` API's floor).
+    'pool out floor': () => {
+      xs.set(x);
+      outY.set(ys);
+      outI.set(is);
+    },
+    'unpool out floor': () => {
+      ys.set(y);
+      is.set(idx);
+      outX.set(xs);
     },
   };
 }
@@ -244,7 +258,8 @@ const fmt = (us) => (us === undefined ? '–' : us >= 1000 ? `${(us / 1000).toFi
 const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
 const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(r < 10 ? 2 : 1)}x`);
 
-const ALL_COLUMNS = ['copy', 'out', 'resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'native', 'floor'];
+const ALL_COLUMNS = ['copy', 'out', 'resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'native', 'floor',
+                     'out floor'];
 
 /** Cell by cell, the median over `runs` (each `{ workload: { case: µs } }`). */
 export function medianOfRuns(runs) {
@@ -274,7 +289,7 @@ export function tables(all, workloads, columns = ALL_COLUMNS, runs = undefined) 
         const tt = (c) => r[w.name]?.[`${op} ${c}`];
         return [ratio(tt('js'), tt('copy')), ratio(tt('ort'), tt('copy')), ratio(tt('ort'), tt('out')),
                 ratio(tt('resident'), tt('native')), ratio(tt('scalar copy'), tt('copy')),
-                ratio(tt('js'), tt('floor')), ratio(tt('ort'), tt('floor'))];
+                ratio(tt('js'), tt('floor')), ratio(tt('ort'), tt('floor')), ratio(tt('ort'), tt('out floor'))];
       };
       let cells = ratios(all).map(fmtRatio);
       if (runs !== undefined && runs.length > 1) {
@@ -296,7 +311,7 @@ const lines = [
   ...rows.map((r) => `| ${r.workload} | ${r.op} | ${r.times.map(fmt).join(' | ')} |`),
 ];
 const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', 'resident / native', 'scalar / SIMD (copy)',
-                     'js / floor', 'ort / floor'];
+                     'js / floor', 'ort / floor', 'ort / out floor'];
 const ratioLines = [
   `| ${ratioHeader.join(' | ')} |`,
   `|${ratioHeader.map(() => '---').join('|')}|`,
