@@ -301,7 +301,7 @@ function streamed(m: UnpoolWasmModule, fn: string, dims: number, planes: number,
     const targets: (TensorData | undefined)[] = outputs.map((o, k) => {
       const sink = o.sink;
       return sink.kind === 'out' ? sink.array
-          : sink.kind === 'fresh' ? new (VIEW[o.dtype] as unknown as new (n: number) => TensorData)(planes * perOut[k])
+          : sink.kind === 'fresh' ? freshArray(o.dtype, planes * perOut[k])
             : undefined;
     });
     for (const o of outputs) {
@@ -353,6 +353,29 @@ function streamed(m: UnpoolWasmModule, fn: string, dims: number, planes: number,
     block?.free();
     for (const r of resident) r?.dispose();
   }
+}
+
+// Node's Buffer.allocUnsafeSlow, taken at load: memory that is not zeroed
+// first. Undefined in browsers.
+const allocUnsafeSlow = (globalThis as { Buffer?: { allocUnsafeSlow?: unknown } }).Buffer
+    ?.allocUnsafeSlow as ((bytes: number) => Uint8Array) | undefined;
+
+/**
+ * A fresh array of `n` elements for a result that the call writes whole
+ * before returning it (it is dropped if the call throws). In Node its memory
+ * is not zeroed first: ~1.5x faster for a multi-MB result (glibc's calloc
+ * clears recycled memory). Its buffer is its own, of exactly its size.
+ */
+function freshArray(dtype: DType, n: number): TensorData {
+  const bytes = n * BYTES[dtype];
+  if (allocUnsafeSlow !== undefined) {
+    const b = allocUnsafeSlow(bytes);
+    if (b instanceof Uint8Array && b.byteOffset === 0 && b.byteLength === bytes &&
+        b.buffer.byteLength === bytes) {
+      return new VIEW[dtype](b.buffer, 0, n);
+    }
+  }
+  return new (VIEW[dtype] as unknown as new (n: number) => TensorData)(n);
 }
 
 /** Arrays of each type, to tell HeapBlock.read the type. */

@@ -94,11 +94,9 @@ export class WasmTensor<T extends TensorData = TensorData> {
 
   /** A copy of the data as a fresh typed array (Float32Array for 'float32', ...). */
   toArray(): T {
-    const view = this.view('toArray');
-    // new + set, not slice(): slice() of a view of wasm memory is slower in Chromium.
-    const out = new CTORS[this.dtype](view.length) as T;
-    (out as { set(a: TensorData): void }).set(view);
-    return out;
+    // The copy constructor: no zero-fill first (see HeapBlock.read).
+    const Ctor = CTORS[this.dtype] as unknown as new (a: TensorData) => TensorData;
+    return new Ctor(this.view('toArray')) as T;
   }
 
   /** A copy as a plain `{ data, shape }` tensor. */

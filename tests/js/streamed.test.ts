@@ -58,6 +58,16 @@ function values(n: number, f64: boolean, seed: number): FloatArray {
 }
 
 const numel = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
+
+/**
+ * A fresh result is a plain typed array of `ctor` that owns its whole
+ * ArrayBuffer (transferable on its own; in Node it is not zeroed first, so
+ * every element must have been written: the bit comparisons check that).
+ */
+function ownsItsBuffer(a: ArrayBufferView, ctor: Function): boolean {
+  return a.constructor === ctor && a.byteOffset === 0 && a.buffer.byteLength === a.byteLength &&
+      !(a.buffer instanceof SharedArrayBuffer);
+}
 const asNumbers = (i: IndexArray) => Array.from(i as ArrayLike<number | bigint>, Number);
 
 /** Counts the calls of core export `name` while `f` runs (the second time). */
@@ -120,6 +130,8 @@ describe.each(CASES)('streamed $label', (c) => {
 
   it('pools into fresh arrays, out arrays and resident tensors with the reference bits', () => {
     const fresh = pool(c.d, x, options);
+    expect(ownsItsBuffer(fresh.output.data, c.f64 ? Float64Array : Float32Array)).toBe(true);
+    expect(ownsItsBuffer(fresh.indices.data, c.indexType === 'int64' ? BigInt64Array : Int32Array)).toBe(true);
     expect(fresh.output.shape).toEqual(want.shape);
     expect(sameBits(fresh.output.data, want.output)).toBe('');
     expect(sameBits(asNumbers(fresh.indices.data), want.indices)).toBe('');
@@ -144,7 +156,9 @@ describe.each(CASES)('streamed $label', (c) => {
 
   it('unpools from host and resident inputs into fresh arrays, out and resident tensors', () => {
     const p = pool(c.d, x, options);
-    expect(sameBits(unpool(c.d, p.output, p.indices, unpoolOptions).data, wantUnpool)).toBe('');
+    const y = unpool(c.d, p.output, p.indices, unpoolOptions).data;
+    expect(ownsItsBuffer(y, c.f64 ? Float64Array : Float32Array)).toBe(true);
+    expect(sameBits(y, wantUnpool)).toBe('');
     const out = c.f64 ? new Float64Array(numel(outShape)).fill(7) : new Float32Array(numel(outShape)).fill(7);
     expect(unpool(c.d, p.output, p.indices, { ...unpoolOptions, out }).data).toBe(out);
     expect(sameBits(out, wantUnpool)).toBe('');
