@@ -63,7 +63,10 @@ int64_t first_bad_index(const Geometry& g, const I* idx,
                               : e;
         const int64_t ow = o % g.out[2], oh = (o / g.out[2]) % g.out[1],
                       od = o / (g.out[2] * g.out[1]);
-        if (empty->dim[0][od] | empty->dim[1][oh] | empty->dim[2][ow]) continue;
+        if (empty->dim[0][static_cast<size_t>(od)] | empty->dim[1][static_cast<size_t>(oh)] |
+            empty->dim[2][static_cast<size_t>(ow)]) {
+          continue;
+        }
       }
       return p * n + e;
     }
