@@ -66,7 +66,7 @@ const numel = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
  */
 function ownsItsBuffer(a: ArrayBufferView, ctor: Function): boolean {
   return a.constructor === ctor && a.byteOffset === 0 && a.buffer.byteLength === a.byteLength &&
-      !(a.buffer instanceof SharedArrayBuffer);
+      a.buffer instanceof ArrayBuffer;
 }
 const asNumbers = (i: IndexArray) => Array.from(i as ArrayLike<number | bigint>, Number);
 
