@@ -26,8 +26,7 @@ namespace internal {
 inline std::vector<Span> windows(const Geometry& g, int dim) {
   std::vector<Span> r(static_cast<size_t>(g.out[dim]));
   for (int64_t o = 0; o < g.out[dim]; ++o) {
-    r[static_cast<size_t>(o)] =
-        window(o, g.in[dim], g.kernel[dim], g.stride[dim], g.pad[dim], g.dilation[dim]);
+    r[static_cast<size_t>(o)] = window(g, dim, o);
   }
   return r;
 }

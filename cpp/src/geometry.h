@@ -127,6 +127,11 @@ inline Span window(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p,
   return {start, end};
 }
 
+// The window of output position `o` along spatial dim `dim` of `g`.
+inline Span window(const Geometry& g, int dim, int64_t o) {
+  return window(o, g.in[dim], g.kernel[dim], g.stride[dim], g.pad[dim], g.dilation[dim]);
+}
+
 }  // namespace internal
 }  // namespace unpool
 

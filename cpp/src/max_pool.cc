@@ -27,11 +27,6 @@ int64_t pool_index_limit(const Geometry& g) {
   return r;
 }
 
-Span span(const Geometry& g, int dim, int64_t o) {
-  return window(o, g.in[dim], g.kernel[dim], g.stride[dim], g.pad[dim],
-                g.dilation[dim]);
-}
-
 template <typename T, typename I>
 void pool_planes(const Geometry& g, const T* x, T* y, I* idx) {
   const int64_t H = g.in[1], W = g.in[2];
@@ -53,9 +48,9 @@ void pool_planes(const Geometry& g, const T* x, T* y, I* idx) {
     T* py = y + p * out_plane;
     I* pidx = idx + p * out_plane;
     for (int64_t od = 0; od < g.out[0]; ++od) {
-      const Span sd = span(g, 0, od);
+      const Span sd = window(g, 0, od);
       for (int64_t oh = 0; oh < g.out[1]; ++oh) {
-        const Span sh = span(g, 1, oh);
+        const Span sh = window(g, 1, oh);
         // The window's valid input rows, in scan order (d, then h).
         r.nrows = 0;
         for (int64_t d = sd.start; d < sd.end; d += g.dilation[0]) {

@@ -19,11 +19,6 @@ using internal::window;
 
 namespace {
 
-Span span(const Geometry& g, int dim, int64_t o) {
-  return window(o, g.in[dim], g.kernel[dim], g.stride[dim], g.pad[dim],
-                g.dilation[dim]);
-}
-
 // Per output position along each dim: 1 where the window lies wholly in
 // padding (PyTorch's backward would write outside the plane there).
 struct EmptyWindows {
@@ -36,7 +31,7 @@ EmptyWindows find_empty_windows(const Geometry& g) {
   for (int i = 0; i < 3; ++i) {
     e.dim[i].resize(static_cast<size_t>(g.out[i]));
     for (int64_t o = 0; o < g.out[i]; ++o) {
-      const Span s = span(g, i, o);
+      const Span s = window(g, i, o);
       e.dim[i][static_cast<size_t>(o)] = s.start >= s.end;
       e.any |= s.start >= s.end;
     }
