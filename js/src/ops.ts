@@ -368,7 +368,8 @@ const allocUnsafeSlow = (globalThis as { Buffer?: { allocUnsafeSlow?: unknown } 
  */
 function freshArray(dtype: DType, n: number): TensorData {
   const bytes = n * BYTES[dtype];
-  if (allocUnsafeSlow !== undefined) {
+  // Node 20's Buffers hold at most 2^32 bytes; a larger result is zeroed.
+  if (allocUnsafeSlow !== undefined && bytes <= 2 ** 32) {
     const b = allocUnsafeSlow(bytes);
     if (b instanceof Uint8Array && b.byteOffset === 0 && b.byteLength === bytes &&
         b.buffer.byteLength === bytes) {
