@@ -203,7 +203,8 @@ TEST(Planes, BadRangesAreRejectedByName) {
 
 // Plane 3 of 4 holds a bad index. A range without it runs; a range with it
 // names the index's position in the whole tensor; max_unpool_check finds it
-// with max_unpool's message and writes nothing.
+// with max_unpool's message, in the whole tensor or a range of its planes,
+// and writes nothing.
 TEST(Planes, IndexErrorsCountFromTheTensorStart) {
   UnpoolParams up;
   up.dims = 2;
@@ -231,6 +232,16 @@ TEST(Planes, IndexErrorsCountFromTheTensorStart) {
   EXPECT_EQ(unpool::max_unpool_check(up, in, IndexType::kInt32, idx.data(), &err),
             Status::kInvalidIndex);
   EXPECT_EQ(err, want);
+  // Range by range: the same position and message.
+  up.planes = {0, 3};
+  EXPECT_EQ(unpool::max_unpool_check(up, in, IndexType::kInt32, idx.data(), &err), Status::kOk)
+      << err;
+  up.planes = {2, 4};
+  EXPECT_EQ(unpool::max_unpool_check(up, in, IndexType::kInt32,
+                                     static_cast<int32_t*>(idx.data()) + plane2, &err),
+            Status::kInvalidIndex);
+  EXPECT_EQ(err, want);
+  up.planes = {};
   idx.set(13, 15);
   EXPECT_EQ(unpool::max_unpool_check(up, in, IndexType::kInt32, idx.data(), &err), Status::kOk)
       << err;
