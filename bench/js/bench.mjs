@@ -12,6 +12,8 @@
 //             its Indices output; MaxUnpool of that result), when installed
 //   native    the C++ op benchmark built with g++ -O3 (build/bench/unpool_bench,
 //             bench/native/), run in the same session: the ceiling
+//   floor     the copies alone: inputs into WebAssembly memory, results into
+//             fresh arrays (`out floor`: into caller arrays); no kernel
 //
 // Per case: warm-up, then REPS batches of >= 5 ms (or one call); the figure
 // is the median time per call. Benchmarks, not tests: run on a quiet machine.
@@ -182,7 +184,9 @@ if (flag('--write')) {
     'default API (fresh result arrays), `out` caller-supplied result arrays, `resident`',
     'WasmTensors (input uploaded once; results allocated in module memory and disposed each',
     'call), `scalar` the fallback build, `js` hand-written JavaScript (bench/js/reference.mjs),',
-    '`ort` ONNX Runtime Web (MaxPool with Indices, MaxUnpool), `native` g++ -O3.', '',
+    '`ort` ONNX Runtime Web (MaxPool with Indices, MaxUnpool), `native` g++ -O3, `floor` the',
+    'copies alone (inputs into WebAssembly memory, fresh results; no kernel) and `out floor`',
+    'the same into caller arrays (bench/js/suite.mjs, `floorCases`).', '',
     text, end,
   ].join('\n');
   let md = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
