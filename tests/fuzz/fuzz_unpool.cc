@@ -2,6 +2,9 @@
 // dtypes and index types, with hostile indices and output sizes. Checks
 // validation against an independent rule list and results against the naive
 // reference; any mismatch aborts.
+#include <cstdint>
+#include <initializer_list>
+
 #include "fuzz_input.h"
 #include "reference.h"
 #include "test_util.h"
@@ -13,10 +16,26 @@ using unpool_test::Values;
 
 namespace {
 
+// Whether the product of `v` is at most `limit` (true when one is 0).
+bool product_within(std::initializer_list<int64_t> v, int64_t limit) {
+  for (const int64_t x : v) {
+    if (x == 0) return true;
+  }
+  int64_t n = 1;
+  for (const int64_t x : v) {
+    if (n > limit / x) return false;
+    n *= x;
+  }
+  return true;
+}
+
 // The rules for a valid unpool (PyTorch's, plus unpool's stricter kernel,
 // stride and padding checks); `g->in` is the pooled and `g->out` the
-// unpooled size.
-bool expect_valid(const Args& a, unpool_test::RefGeom* g) {
+// unpooled size. `*too_large` is set when the sizes are valid but the output
+// is not addressable with 64-bit byte offsets (its plane, or the whole
+// tensor, over INT64_MAX / 8 elements).
+bool expect_valid(const Args& a, unpool_test::RefGeom* g, bool* too_large) {
+  *too_large = false;
   const unpool::Shape& s = a.input;
   for (int i = 1; i < s.rank; ++i) {
     if (s.dims[i] <= 0) return false;
@@ -41,7 +60,10 @@ bool expect_valid(const Args& a, unpool_test::RefGeom* g) {
       g->out[slot] = o;
     }
   }
-  return true;
+  const int64_t limit = INT64_MAX / 8;
+  *too_large = !product_within({g->out[0], g->out[1], g->out[2]}, limit) ||
+               !product_within({g->planes, g->out[0], g->out[1], g->out[2]}, limit);
+  return !*too_large;
 }
 
 template <typename T>
@@ -128,11 +150,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Reader r(data, size);
   const Args a = read_args(r);
   unpool_test::RefGeom g;
-  const bool valid = expect_valid(a, &g);
+  bool too_large = false;
+  const bool valid = expect_valid(a, &g, &too_large);
   unpool::Shape out;
   std::string err;
   const Status s = unpool::max_unpool_shape(a.unpool(), a.input, &out, &err);
   CHECK((s == Status::kOk) == valid);
+  CHECK(!too_large || s == Status::kTooLarge);
   CHECK(s == Status::kOk ? err.empty() : err.rfind("maxUnpool", 0) == 0);
   unpool::SizeRange ranges[3];
   if (valid) {
