@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -111,14 +112,13 @@ Case random_case(std::mt19937& rng) {
   return c;
 }
 
-// Runs every argmax variant on every output row of `c` and compares with
-// the first.
+// Runs every argmax variant on every output row of `c` over the plane `x`
+// and compares with the first.
 template <typename T, typename I>
-void check_argmaxpool(const Case& c, std::mt19937& rng) {
+void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
   const int64_t oh_n = out_size(c.height, c.k[0], c.s[0], c.p[0], c.d[0], c.ceil);
   const int64_t ow_n = out_size(c.width, c.k[1], c.s[1], c.p[1], c.d[1], c.ceil);
   if (oh_n <= 0 || ow_n <= 0) return;
-  const std::vector<T> x = random_values<T>(rng, static_cast<size_t>(c.height * c.width));
   std::vector<int64_t> rows(static_cast<size_t>(c.k[0]));
   uk::ArgmaxRow r{};
   r.rows = rows.data();
@@ -163,6 +163,54 @@ void check_argmaxpool(const Case& c, std::mt19937& rng) {
         ASSERT_TRUE(same_bits(y[o], want_y[o]) && idx[o] == want_i[o])
             << "output " << o << ": got " << y[o] << " at " << idx[o] << ", want " << want_y[o]
             << " at " << want_i[o] << " (" << variants[0].name << ")";
+      }
+    }
+  }
+}
+
+template <typename T, typename I>
+void check_argmaxpool(const Case& c, std::mt19937& rng) {
+  check_argmaxpool_on<T, I>(c, random_values<T>(rng, static_cast<size_t>(c.height * c.width)));
+}
+
+// The k2s2 kernel's NaN-free pass and its fallback (argmaxpool_wasmsimd.h):
+// planes without NaN but with +-0 ties (the pass is kept), then the same
+// with one NaN moved through every position, with +inf and -inf in one row
+// (a NaN sum, so the row is redone), and with finite values whose sum
+// overflows both ways.
+TEST(Ukernel, K2s2NanFreePassAndItsFallback) {
+  std::mt19937 rng(11);
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t height : {2, 3, 5}) {
+    for (int64_t width : {8, 10, 16, 17, 34, 130}) {
+      for (int64_t kh : {1, 2, 3}) {
+        Case c{};
+        c.height = height;
+        c.width = width;
+        c.k[0] = kh;
+        c.s[0] = kh == 3 ? 2 : kh;
+        c.k[1] = 2;
+        c.s[1] = 2;
+        c.d[0] = c.d[1] = 1;
+        const size_t n = static_cast<size_t>(height * width);
+        std::uniform_int_distribution<int> pick(0, 3);
+        std::vector<float> ties(n);  // 0, -0, 1, -1: many ties, signed zeros
+        for (auto& v : ties) v = std::array<float, 4>{0.f, -0.f, 1.f, -1.f}[static_cast<size_t>(pick(rng))];
+        check_argmaxpool_on<float, int32_t>(c, ties);
+        check_argmaxpool_on<float, int64_t>(c, ties);
+        for (size_t at = 0; at < n; ++at) {
+          std::vector<float> one_nan = ties;
+          one_nan[at] = nan_with<float>(at % 2 == 1, at % 3 == 0);
+          check_argmaxpool_on<float, int32_t>(c, one_nan);
+        }
+        std::vector<float> infs = ties;
+        infs[n / 3] = inf;
+        infs[n / 2] = -inf;
+        check_argmaxpool_on<float, int32_t>(c, infs);
+        std::vector<float> huge(n);
+        for (size_t i = 0; i < n; ++i) huge[i] = (i % 3 == 0 ? -3e38f : 3e38f) - static_cast<float>(pick(rng)) * 1e37f;
+        check_argmaxpool_on<float, int32_t>(c, huge);
+        if (::testing::Test::HasFatalFailure()) return;
       }
     }
   }
