@@ -124,9 +124,6 @@ export function check(m: UnpoolWasmModule, status: StatusValue): void {
   if (status !== m.Status.ok) throw new UnpoolError(m.lastError(), m.statusName(status));
 }
 
-export const dtypeCode = (a: TensorData): number =>
-  a instanceof Float64Array || a instanceof BigInt64Array ? 1 : 0;
-
 type ArrayCtor = { new (buffer: ArrayBufferLike, offset: number, length: number): TensorData };
 
 /** The largest heap the module may grow to (MAXIMUM_MEMORY less a page). */
@@ -262,6 +259,14 @@ export const STATUS_NAMES = [
   'too_large',
 ] as const;
 
+/** The module's memory as an array of each dtype. */
+interface HeapViews {
+  float32: Float32Array;
+  float64: Float64Array;
+  int32: Int32Array;
+  int64: BigInt64Array;
+}
+
 /** The per-module state of the fast path. */
 export class Runtime {
   /** Heap address of the parameter block. */
@@ -271,6 +276,8 @@ export class Runtime {
   arenaBusy = false;
   private view: Float64Array;
   private u8: Uint8Array;
+  /** The buffer of `u8`, kept: reading `.buffer` costs more than the check. */
+  private buffer: ArrayBuffer;
 
   constructor(readonly m: UnpoolWasmModule) {
     if (m._unpool_param_slots() !== PARAM_SLOTS) {
@@ -283,6 +290,7 @@ export class Runtime {
     this.arena = base + PARAM_SLOTS * 8;
     this.view = new Float64Array(m.HEAPU8.buffer, this.block, PARAM_SLOTS);
     this.u8 = m.HEAPU8;
+    this.buffer = this.u8.buffer as ArrayBuffer;
   }
 
   /**
@@ -298,25 +306,31 @@ export class Runtime {
 
   /** The module's memory (the current buffer, also after growth). */
   get heap(): ArrayBuffer {
-    if (this.u8.length === 0) this.u8 = this.m.HEAPU8;
-    return this.u8.buffer as ArrayBuffer;
+    if (this.u8.length === 0) {
+      this.u8 = this.m.HEAPU8;
+      this.buffer = this.u8.buffer as ArrayBuffer;
+    }
+    return this.buffer;
   }
 
-  private views: Partial<Record<string, TensorData>> = {};
+  private views: HeapViews | undefined;
   private viewsOf: ArrayBuffer | undefined;
 
   /**
-   * The whole memory as an array of `ctor`'s type, kept between calls (a
-   * call then copies with one `set` instead of making a view per buffer);
-   * taken again after growth.
+   * The whole memory as an array of each dtype, kept between calls (a call
+   * then copies with one `set` instead of making a view per buffer); taken
+   * again after growth.
    */
-  heapAs<T extends TensorData>(ctor: new (buffer: ArrayBuffer) => T): T {
+  get heapViews(): HeapViews {
     const heap = this.heap;
-    if (this.viewsOf !== heap) {
-      this.views = {};
+    if (this.views === undefined || this.viewsOf !== heap) {
+      this.views = {
+        float32: new Float32Array(heap), float64: new Float64Array(heap),
+        int32: new Int32Array(heap), int64: new BigInt64Array(heap),
+      };
       this.viewsOf = heap;
     }
-    return (this.views[ctor.name] ??= new ctor(heap)) as T;
+    return this.views;
   }
 }
 

@@ -5,15 +5,15 @@
 // the outputs out (into `out` when given) or hand them over as resident
 // tensors, free.
 import {
-  ARENA_BYTES, checkCode, dtypeCode, HeapBlock, Runtime, poolParams, PoolGeometry, readShape, runtimeOf, SLOT_PLANES,
+  ARENA_BYTES, checkCode, HeapBlock, Runtime, poolParams, PoolGeometry, readShape, runtimeOf, SLOT_PLANES,
   SLOT_RANGE, SLOT_SHAPE_A, SLOT_SHAPE_B, SLOT_SHAPE_OUT, unpoolParams, UnpoolGeometry, writePoolParams,
   writeShape, writeUnpoolParams,
 } from './core.js';
 import { Layout, layoutCode } from './layout.js';
 import { wasm } from './loader.js';
-import { addressOf, allocTensor, DType, dtypeOf, WasmTensor } from './resident.js';
+import { addressOf, allocTensor, DType, WasmTensor } from './resident.js';
 import {
-  checkShape, checkTensor, describe, FloatArray, IndexArray, IndexType, numel, Tensor,
+  checkShape, checkTensor, describe, DTYPES, FloatArray, IndexArray, IndexType, numel, Tensor,
   TensorData,
 } from './tensor.js';
 import type { UnpoolWasmModule } from './unpool.mjs';
@@ -118,8 +118,8 @@ function checkInput(fn: string, name: string, value: unknown, kind: 'float' | 'i
   }
   const t = checkTensor(fn, name, value, kind);
   return {
-    shape: t.shape, data: t.data, address: 0, dtype: dtypeOf(t.data), code: dtypeCode(t.data),
-    byteLength: t.data.byteLength,
+    shape: t.shape, data: t.data, address: 0, dtype: t.type.dtype, code: t.type.code,
+    byteLength: t.data.length * t.type.bytes,
   };
 }
 
@@ -410,8 +410,8 @@ function stage(rt: Runtime, inputs: readonly Input[], budget: number):
     if (i.address !== 0) {
       addresses.push(i.address);
     } else {
-      const heap = rt.heapAs(VIEW[i.dtype] as unknown as new (b: ArrayBuffer) => TensorData);
-      (heap as { set(a: TensorData, offset: number): void }).set(i.data!, at / BYTES[i.dtype]);
+      (rt.heapViews[i.dtype] as { set(a: TensorData, offset: number): void })
+          .set(i.data!, at / BYTES[i.dtype]);
       addresses.push(at);
       at += round8(i.byteLength);
     }
@@ -422,7 +422,8 @@ function stage(rt: Runtime, inputs: readonly Input[], budget: number):
 /** The result at `address` as a fresh array, or copied into `sink`'s array. */
 function take(rt: Runtime, address: number, dtype: DType, shape: number[], n: number,
               sink: Sink): Tensor {
-  const view = new VIEW[dtype](rt.heap, address, n);
+  const type = DTYPES[dtype];
+  const view = type.view(rt.heap, address, n);
   if (sink.kind === 'out') {
     (sink.array as { set(a: TensorData): void }).set(view);
     return { data: sink.array, shape };
@@ -430,7 +431,7 @@ function take(rt: Runtime, address: number, dtype: DType, shape: number[], n: nu
   // The copy constructor allocates without zero-filling and copies: ~25%
   // faster than new + set on small results; slice() of a view of wasm
   // memory is several times slower in Chromium.
-  return { data: new (VIEW[dtype] as unknown as new (a: TensorData) => TensorData)(view), shape };
+  return { data: type.copy(view), shape };
 }
 
 export function maxPoolNd(dims: number, x: unknown,

@@ -131,31 +131,68 @@ const typedArrayBuffer = intrinsicGetter('buffer');
 const typedArrayByteOffset = intrinsicGetter('byteOffset');
 const typedArrayLength = intrinsicGetter('length');
 
-const CTORS = {
-  Float32Array: { kind: 'float', ctor: Float32Array },
-  Float64Array: { kind: 'float', ctor: Float64Array },
-  Int32Array: { kind: 'index', ctor: Int32Array },
-  BigInt64Array: { kind: 'index', ctor: BigInt64Array },
-} as const;
-type CtorName = keyof typeof CTORS;
+/** What one typed array type is to the core. */
+export interface ArrayType {
+  readonly kind: Kind;
+  readonly dtype: 'float32' | 'float64' | 'int32' | 'int64';
+  /** dtype code of the core: 0 float32/int32, 1 float64/int64. */
+  readonly code: 0 | 1;
+  readonly bytes: 4 | 8;
+  /** A view of this type: one construct site per type, so each stays monomorphic. */
+  readonly view: (buffer: ArrayBufferLike, byteOffset: number, length: number) => TensorData;
+  /**
+   * A copy of `a` (of this type) in a fresh array: the copy constructor,
+   * which allocates without zero-filling.
+   */
+  readonly copy: (a: TensorData) => TensorData;
+}
 
-function kindOf(data: unknown): Kind | undefined {
+const TYPES: Readonly<Record<string, ArrayType>> = {
+  Float32Array: {
+    kind: 'float', dtype: 'float32', code: 0, bytes: 4,
+    view: (b, o, n) => new Float32Array(b, o, n),
+    copy: (a) => new Float32Array(a as Float32Array),
+  },
+  Float64Array: {
+    kind: 'float', dtype: 'float64', code: 1, bytes: 8,
+    view: (b, o, n) => new Float64Array(b, o, n),
+    copy: (a) => new Float64Array(a as Float64Array),
+  },
+  Int32Array: {
+    kind: 'index', dtype: 'int32', code: 0, bytes: 4,
+    view: (b, o, n) => new Int32Array(b, o, n),
+    copy: (a) => new Int32Array(a as Int32Array),
+  },
+  BigInt64Array: {
+    kind: 'index', dtype: 'int64', code: 1, bytes: 8,
+    view: (b, o, n) => new BigInt64Array(b, o, n),
+    copy: (a) => new BigInt64Array(a as BigInt64Array),
+  },
+};
+
+/** The ArrayType of each dtype. */
+export const DTYPES = {
+  float32: TYPES.Float32Array, float64: TYPES.Float64Array, int32: TYPES.Int32Array,
+  int64: TYPES.BigInt64Array,
+} as const;
+
+/** The ArrayType of a genuine typed array of an accepted type, else undefined. */
+function arrayTypeOf(data: unknown): ArrayType | undefined {
   const name = typedArrayName.call(data) as string | undefined;
-  return name !== undefined && Object.prototype.hasOwnProperty.call(CTORS, name) ? CTORS[name as CtorName].kind : undefined;
+  return name !== undefined && Object.prototype.hasOwnProperty.call(TYPES, name) ? TYPES[name] : undefined;
 }
 
 /**
  * A fresh view of this realm's own type on the same memory as `data` (a
- * genuine typed array of a kind kindOf accepts). Throws a TypeError when its
+ * genuine typed array of type `type`). Throws a TypeError when its
  * ArrayBuffer is detached.
  */
-function canonicalView(fn: string, name: string, data: unknown): TensorData {
-  const { ctor } = CTORS[typedArrayName.call(data) as CtorName];
+function canonicalView(fn: string, name: string, data: unknown, type: ArrayType): TensorData {
   const buffer = typedArrayBuffer.call(data) as ArrayBuffer;  // or a SharedArrayBuffer
   const offset = typedArrayByteOffset.call(data) as number;
   const length = typedArrayLength.call(data) as number;
   try {
-    return new ctor(buffer, offset, length);
+    return type.view(buffer, offset, length);
   } catch {
     throw new TypeError(`${fn}: ${name}.data is a view of a detached ArrayBuffer`);
   }
@@ -166,26 +203,55 @@ const KIND_NAMES: Record<Kind, string> = {
   index: 'an Int32Array or BigInt64Array',
 };
 
+/** A checked tensor argument: a canonical view of its data, its shape, and its type. */
+export interface CheckedTensor<T extends TensorData = TensorData> extends Tensor<T> {
+  type: ArrayType;
+}
+
+/**
+ * The shape of `value` (an array) when it is valid and holds `length`
+ * elements; otherwise undefined, and the caller's explicit checks throw.
+ * Every call checks its tensors: this is their fast path, which builds no
+ * names.
+ */
+function quickShape(value: unknown, length: number): number[] | undefined {
+  if (!Array.isArray(value) || value.length > MAX_RANK) return undefined;
+  const rank = value.length;
+  const shape: number[] = [];
+  let n = 1;
+  for (let i = 0; i < rank; ++i) {
+    const d: unknown = value[i];
+    if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) return undefined;
+    shape.push(d);
+    n *= d;
+  }
+  return n === length ? shape : undefined;
+}
+
 /** Reads a tensor argument, checking its array kind and data length. */
 export function checkTensor<K extends Kind>(
     fn: string, name: string, value: unknown, kind: K):
-    Tensor<K extends 'float' ? FloatArray : IndexArray> {
+    CheckedTensor<K extends 'float' ? FloatArray : IndexArray> {
   if (value === null || typeof value !== 'object') {
     throw new TypeError(`${fn}: ${name} must be a tensor { data, shape }, got ${describe(value)}`);
   }
   const { data } = value as { data?: unknown };
-  if (kindOf(data) !== kind) {
+  const type = arrayTypeOf(data);
+  if (type === undefined || type.kind !== kind) {
     throw new TypeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
   }
-  const view = canonicalView(fn, name, data);
+  const view = canonicalView(fn, name, data, type);
   const v = value as { shape?: unknown; dims?: unknown };
   const field = v.shape !== undefined ? 'shape' : v.dims !== undefined ? 'dims' : 'shape';
-  const shape = checkShape(fn, `${name}.${field}`, v[field]);
   const length = view.length;
-  if (length !== numel(shape)) {
-    throw new RangeError(`${fn}: ${name}.data has length ${length} but ${name}.${field}=` +
-        `${describe(shape)} holds ${numel(shape)} elements`);
+  let shape = quickShape(v[field], length);
+  if (shape === undefined) {
+    shape = checkShape(fn, `${name}.${field}`, v[field]);
+    if (length !== numel(shape)) {
+      throw new RangeError(`${fn}: ${name}.data has length ${length} but ${name}.${field}=` +
+          `${describe(shape)} holds ${numel(shape)} elements`);
+    }
   }
-  return { data: view as K extends 'float' ? FloatArray : IndexArray, shape };
+  return { data: view as K extends 'float' ? FloatArray : IndexArray, shape, type };
 }
 

@@ -119,4 +119,25 @@ describe('errors', () => {
     expect(output.data.every((v) => v === 999)).toBe(true);
     expect(Array.from(indices.data.slice(0, 3))).toEqual([999, 1999, 2999]);
   });
+
+  it('small calls after heap growth copy through the grown memory, not cached views of the old', () => {
+    const small = { data: Float32Array.from([1, 5, 3, 2, 0, 9, 4, 8]), shape: [2, 1, 2, 2] };
+    const run = () => {
+      const p = maxPool2d(small, { kernelSize: 2 });
+      const out = { output: new Float32Array(2), indices: new Int32Array(2) };
+      maxPool2d(small, { kernelSize: 2, out });
+      const u = maxUnpool2d(p.output, p.indices, { kernelSize: 2 });
+      const uOut = new Float32Array(8);
+      maxUnpool2d(p.output, p.indices, { kernelSize: 2, out: uOut });
+      return [Array.from(p.output.data), Array.from(p.indices.data), Array.from(out.output),
+              Array.from(out.indices), Array.from(u.data), Array.from(uOut)];
+    };
+    const expected = [[5, 9], [1, 1], [5, 9], [1, 1], [0, 5, 0, 0, 0, 9, 0, 0], [0, 5, 0, 0, 0, 9, 0, 0]];
+    expect(run()).toEqual(expected);  // the runtime now holds views of the current memory
+    const heap = memoryUsage().heapBytes;
+    const n = Math.ceil(heap / 4);  // a call larger than the heap: it must grow
+    maxPool1d({ data: new Float32Array(n), shape: [1, 1, n] }, { kernelSize: n });
+    expect(memoryUsage().heapBytes).toBeGreaterThan(heap);
+    expect(run()).toEqual(expected);
+  });
 });
