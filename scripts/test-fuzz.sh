@@ -28,7 +28,9 @@ for target in pool unpool; do
   echo "--- fuzz_$target for ${seconds}s"
   mkdir -p "$build/artifacts"
   log="$build/fuzz_$target.log"
-  if ! "$build/fuzz_$target" "$corpus/$target" -max_total_time="$seconds" \
+  # -timeout: an input that runs for minutes is a failure (with an
+  # artifact), not a run that silently eats the time budget.
+  if ! "$build/fuzz_$target" "$corpus/$target" -max_total_time="$seconds" -timeout=120 \
       -artifact_prefix="$build/artifacts/" -print_final_stats=1 >"$log" 2>&1; then
     tail -40 "$log"
     echo "fuzz_$target failed: reproduce with $build/fuzz_$target $build/artifacts/<file>" >&2
