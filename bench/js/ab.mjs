@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// A/B of two builds of the package in one process: pool and unpool with the
+// copying API and with `out`, each case of A and B alternated batch by batch
+// so that both see the same machine state. For changes too small for the
+// run-to-run noise of `npm run bench` (e.g. per-call overhead).
+//
+// Usage: node bench/js/ab.mjs <distA> <distB> [--shape 1,8,16,16] [--reps 41]
+//   e.g. cp -r dist /tmp/before; (change, npm run build);
+//        node bench/js/ab.mjs /tmp/before dist
+// Prints the median µs per call of A and B and A/B (> 1: B is faster).
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+if (!distA || !distB) {
+  console.error('usage: node bench/js/ab.mjs <distA> <distB> [--shape 1,8,16,16] [--reps 41]');
+  process.exit(2);
+}
+const shape = option('--shape', '1,8,16,16').split(',').map(Number);
+const reps = Number(option('--reps', '41'));
+const dims = shape.length - 2;
+
+const load = async (dir) => {
+  const u = await import(pathToFileURL(path.resolve(dir, 'index.js')).href);
+  await u.init();
+  return u;
+};
+const [a, b] = [await load(distA), await load(distB)];
+
+const n = shape.reduce((p, d) => p * d, 1);
+const x = { data: Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) * 100), shape };
+const opts = { kernelSize: 2 };
+
+function cases(u) {
+  const pool = u[`maxPool${dims}d`];
+  const unpool = u[`maxUnpool${dims}d`];
+  const p = pool(x, opts);
+  const m = p.output.data.length;
+  const poolOut = { ...opts, out: { output: new Float32Array(m), indices: new Int32Array(m) } };
+  const unpoolOut = { ...opts, out: new Float32Array(n) };
+  return {
+    'pool copy': () => pool(x, opts),
+    'pool out': () => pool(x, poolOut),
+    'unpool copy': () => unpool(p.output, p.indices, opts),
+    'unpool out': () => unpool(p.output, p.indices, unpoolOut),
+  };
+}
+
+const ca = cases(a);
+const cb = cases(b);
+// Calls per batch: ~2 ms of the slower build.
+const batch = {};
+for (const name of Object.keys(ca)) {
+  let calls = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 200) {
+    ca[name]();
+    cb[name]();
+    ++calls;
+  }
+  batch[name] = Math.max(1, Math.round(calls / 100));
+}
+const times = {};
+for (let r = 0; r < reps; ++r) {
+  for (const name of Object.keys(ca)) {
+    for (const [side, fn] of [['A', ca[name]], ['B', cb[name]]]) {
+      const t0 = performance.now();
+      for (let i = 0; i < batch[name]; ++i) fn();
+      (times[`${name} ${side}`] ??= []).push(((performance.now() - t0) / batch[name]) * 1000);
+    }
+  }
+}
+const median = (v) => [...v].sort((p, q) => p - q)[v.length >> 1];
+console.log(`A = ${distA}, B = ${distB}; ${shape.join('x')}, float32, k = s = 2; ` +
+            `median of ${reps} alternated batches, µs per call`);
+console.log('| op | A | B | A / B |\n|---|---:|---:|---:|');
+for (const name of Object.keys(ca)) {
+  const ta = median(times[`${name} A`]);
+  const tb = median(times[`${name} B`]);
+  console.log(`| ${name} | ${ta.toFixed(2)} | ${tb.toFixed(2)} | ${(ta / tb).toFixed(2)} |`);
+}
