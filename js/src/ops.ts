@@ -97,8 +97,6 @@ interface Input {
   byteLength: number;
 }
 
-const BYTES: Record<DType, number> = { float32: 4, float64: 8, int32: 4, int64: 8 };
-
 function checkInput(fn: string, name: string, value: unknown, kind: 'float' | 'index'): Input {
   if (value instanceof WasmTensor) {
     const address = addressOf(fn, name, value);
@@ -195,7 +193,7 @@ function call(m: UnpoolWasmModule, fn: string, inputs: readonly Input[],
     const o = outputs[k];
     const n = numel(o.shape);
     counts.push(n);
-    sizes.push(o.sink.kind === 'resident' ? 0 : n * BYTES[o.dtype]);
+    sizes.push(o.sink.kind === 'resident' ? 0 : n * DTYPES[o.dtype].bytes);
   }
   const resident: (WasmTensor | undefined)[] = [];
   let block: HeapBlock | undefined;
@@ -282,18 +280,18 @@ function streamed(m: UnpoolWasmModule, fn: string, dims: number, planes: number,
   const perOut = outputs.map((o) => planeSize(o.shape, dims));
   let perPlane = 0;
   inputs.forEach((i, k) => {
-    if (i.address === 0 && k !== wholeInput) perPlane += perIn[k] * BYTES[i.dtype];
+    if (i.address === 0 && k !== wholeInput) perPlane += perIn[k] * DTYPES[i.dtype].bytes;
   });
   outputs.forEach((o, k) => {
-    if (o.sink.kind !== 'resident') perPlane += perOut[k] * BYTES[o.dtype];
+    if (o.sink.kind !== 'resident') perPlane += perOut[k] * DTYPES[o.dtype].bytes;
   });
   const step = perPlane === 0 ? planes : Math.max(1, Math.floor(STREAM_BYTES / perPlane));
   if (step >= planes) return undefined;
   const rt = runtimeOf(m);
   const sizes = [
     ...inputs.map((i, k) => (i.address !== 0 ? 0 : k === wholeInput ? i.byteLength
-                                                : step * perIn[k] * BYTES[i.dtype])),
-    ...outputs.map((o, k) => (o.sink.kind === 'resident' ? 0 : step * perOut[k] * BYTES[o.dtype])),
+                                                : step * perIn[k] * DTYPES[i.dtype].bytes)),
+    ...outputs.map((o, k) => (o.sink.kind === 'resident' ? 0 : step * perOut[k] * DTYPES[o.dtype].bytes)),
   ];
   const resident: (WasmTensor | undefined)[] = [];
   let block: HeapBlock | undefined;
@@ -311,12 +309,12 @@ function streamed(m: UnpoolWasmModule, fn: string, dims: number, planes: number,
     const addressAt = (k: number, plane: number): number => {
       if (k < nIn) {
         const i = inputs[k];
-        const offset = plane * perIn[k] * BYTES[i.dtype];
+        const offset = plane * perIn[k] * DTYPES[i.dtype].bytes;
         if (i.address !== 0) return i.address + offset;
         return block!.ptrs[k] + (k === wholeInput ? offset : 0);
       }
       const r = resident[k - nIn];
-      const offset = plane * perOut[k - nIn] * BYTES[outputs[k - nIn].dtype];
+      const offset = plane * perOut[k - nIn] * DTYPES[outputs[k - nIn].dtype].bytes;
       return r !== undefined ? addressOf(fn, 'result', r) + offset : block!.ptrs[k];
     };
     if (wholeInput >= 0 && inputs[wholeInput].address === 0) block.write(wholeInput, inputs[wholeInput].data!);
@@ -328,7 +326,7 @@ function streamed(m: UnpoolWasmModule, fn: string, dims: number, planes: number,
       for (let k = 0; k < nIn; ++k) {
         const i = inputs[k];
         if (i.address !== 0 || k === wholeInput) continue;
-        (new VIEW[i.dtype](heap, block.ptrs[k], (e - b) * perIn[k]) as { set(a: TensorData): void })
+        (DTYPES[i.dtype].view(heap, block.ptrs[k], (e - b) * perIn[k]) as { set(a: TensorData): void })
             .set(i.data!.subarray(b * perIn[k], e * perIn[k]));
       }
       const f = rt.f;
@@ -340,7 +338,7 @@ function streamed(m: UnpoolWasmModule, fn: string, dims: number, planes: number,
         const t = targets[k];
         if (t === undefined) continue;
         (t as { set(a: TensorData, offset: number): void })
-            .set(new VIEW[outputs[k].dtype](after, block.ptrs[nIn + k], (e - b) * perOut[k]), b * perOut[k]);
+            .set(DTYPES[outputs[k].dtype].view(after, block.ptrs[nIn + k], (e - b) * perOut[k]), b * perOut[k]);
       }
     }
     const results = outputs.map((o, k) => resident[k] ?? { data: targets[k]!, shape: o.shape });
@@ -367,16 +365,16 @@ const allocUnsafeSlow = (globalThis as { Buffer?: { allocUnsafeSlow?: unknown } 
  * clears recycled memory). Its buffer is its own, of exactly its size.
  */
 function freshArray(dtype: DType, n: number): TensorData {
-  const bytes = n * BYTES[dtype];
+  const bytes = n * DTYPES[dtype].bytes;
   // Node 20's Buffers hold at most 2^32 bytes; a larger result is zeroed.
   if (allocUnsafeSlow !== undefined && bytes <= 2 ** 32) {
     const b = allocUnsafeSlow(bytes);
     if (b instanceof Uint8Array && b.byteOffset === 0 && b.byteLength === bytes &&
         b.buffer.byteLength === bytes) {
-      return new VIEW[dtype](b.buffer, 0, n);
+      return DTYPES[dtype].view(b.buffer, 0, n);
     }
   }
-  return new (VIEW[dtype] as unknown as new (n: number) => TensorData)(n);
+  return DTYPES[dtype].view(new ArrayBuffer(bytes), 0, n);
 }
 
 /** Arrays of each type, to tell HeapBlock.read the type. */
@@ -393,11 +391,6 @@ const EMPTY: Record<DType, TensorData> = {
 const NOT_RUN = -1;
 const round8 = (bytes: number) => Math.ceil(bytes / 8) * 8;
 
-type ViewCtor = new (buffer: ArrayBufferLike, offset: number, length: number) => TensorData;
-const VIEW: Record<DType, ViewCtor> = {
-  float32: Float32Array, float64: Float64Array, int32: Int32Array, int64: BigInt64Array,
-};
-
 /** Copies host inputs into the arena from `at`; returns their addresses and the end. */
 function stage(rt: Runtime, inputs: readonly Input[], budget: number):
     { addresses: number[]; end: number } | undefined {
@@ -411,7 +404,7 @@ function stage(rt: Runtime, inputs: readonly Input[], budget: number):
       addresses.push(i.address);
     } else {
       (rt.heapViews[i.dtype] as { set(a: TensorData, offset: number): void })
-          .set(i.data!, at / BYTES[i.dtype]);
+          .set(i.data!, at / DTYPES[i.dtype].bytes);
       addresses.push(at);
       at += round8(i.byteLength);
     }
@@ -471,7 +464,7 @@ export function maxPoolNd(dims: number, x: unknown,
         const si = sinkOf(fn, 'out.indices', false, outI, idtype, n);
         return {
           output: take(rt, staged.end, xi.dtype, shape, n, sy),
-          indices: take(rt, staged.end + round8(n * BYTES[xi.dtype]), idtype, shape.slice(), n, si),
+          indices: take(rt, staged.end + round8(n * DTYPES[xi.dtype].bytes), idtype, shape.slice(), n, si),
         } as MaxPoolResult;
       }
     }
