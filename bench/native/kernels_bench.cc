@@ -107,7 +107,8 @@ struct Problem {
   }
 };
 
-// The operator layer's loop over planes and output rows, calling `fn`.
+// The operator layer's loop over planes and output rows, calling `fn` (one
+// call per run of output rows unclipped along H, as max_pool.cc batches them).
 // (Dilation 1 along D and H, as in every workload here.)
 void pool_rows(const Problem& pr, uk::ArgmaxpoolFn<float, int32_t> fn, float* y, int32_t* idx) {
   const unpool::internal::Geometry& g = pr.geometry;
@@ -121,17 +122,22 @@ void pool_rows(const Problem& pr, uk::ArgmaxpoolFn<float, int32_t> fn, float* y,
   r.stride = g.stride[2];
   r.pad = g.pad[2];
   r.dilation = g.dilation[2];
+  r.step = g.stride[1] * W;
+  const auto batch = unpool::internal::unclipped(g, 1);
   for (int64_t p = 0; p < g.planes; ++p) {
     const float* px = pr.x.data() + p * g.in_plane();
     for (int64_t od = 0; od < g.out[0]; ++od) {
       const auto sd = unpool::internal::window(od, g.in[0], g.kernel[0], g.stride[0], g.pad[0], 1);
-      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+      for (int64_t oh = 0; oh < g.out[1]; oh += r.count) {
         const auto sh = unpool::internal::window(oh, g.in[1], g.kernel[1], g.stride[1], g.pad[1], 1);
+        r.count = oh >= batch.start && oh < batch.end ? batch.end - oh : 1;
+        r.first_row = (sd.start * H + sh.start) * W;
         r.nrows = 0;
         for (int64_t d = sd.start; d < sd.end; ++d) {
-          for (int64_t h = sh.start; h < sh.end; ++h) rows[static_cast<size_t>(r.nrows++)] = (d * H + h) * W;
+          for (int64_t h = sh.start; h < sh.end; ++h) {
+            rows[static_cast<size_t>(r.nrows++)] = (d * H + h) * W - r.first_row;
+          }
         }
-        r.first_row = (sd.start * H + sh.start) * W;
         const int64_t o = p * g.out_plane() + (od * g.out[1] + oh) * g.out[2];
         fn(px, r, y + o, idx + o);
       }

@@ -43,22 +43,27 @@ void pool_planes(const Geometry& g, const T* x, T* y, I* idx) {
   r.stride = g.stride[2];
   r.pad = g.pad[2];
   r.dilation = g.dilation[2];
+  // Output rows whose windows are not clipped along H go to the kernel in
+  // one call: from one to the next, every window row moves by stride_h * W.
+  const Span batch = internal::unclipped(g, 1);
+  r.step = g.stride[1] * W;
   for (int64_t p = 0; p < g.planes; ++p) {
     const T* px = x + p * in_plane;
     T* py = y + p * out_plane;
     I* pidx = idx + p * out_plane;
     for (int64_t od = 0; od < g.out[0]; ++od) {
       const Span sd = window(g, 0, od);
-      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+      for (int64_t oh = 0; oh < g.out[1]; oh += r.count) {
         const Span sh = window(g, 1, oh);
+        r.count = oh >= batch.start && oh < batch.end ? batch.end - oh : 1;
+        r.first_row = (sd.start * H + sh.start) * W;
         // The window's valid input rows, in scan order (d, then h).
         r.nrows = 0;
         for (int64_t d = sd.start; d < sd.end; d += g.dilation[0]) {
           for (int64_t h = sh.start; h < sh.end; h += g.dilation[1]) {
-            rows[static_cast<size_t>(r.nrows++)] = (d * H + h) * W;
+            rows[static_cast<size_t>(r.nrows++)] = (d * H + h) * W - r.first_row;
           }
         }
-        r.first_row = (sd.start * H + sh.start) * W;
         const int64_t o = (od * g.out[1] + oh) * g.out[2];
         ukernels::argmaxpool_row<T, I>(px, r, py + o, pidx + o);
       }

@@ -113,7 +113,9 @@ Case random_case(std::mt19937& rng) {
 }
 
 // Runs every argmax variant on every output row of `c` over the plane `x`
-// and compares with the first.
+// and compares with the first; then once more on the output rows whose
+// windows are unclipped along H, all in one call (count > 1), as the
+// operator layer batches them.
 template <typename T, typename I>
 void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
   const int64_t oh_n = out_size(c.height, c.k[0], c.s[0], c.p[0], c.d[0], c.ceil);
@@ -128,35 +130,57 @@ void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
   r.stride = c.s[1];
   r.pad = c.p[1];
   r.dilation = c.d[1];
+  r.count = 1;
+  r.step = c.s[0] * c.width;
   const auto& variants = uk::kArgmaxpoolVariants<T, I>;
   constexpr size_t kGuard = 8;
   const T canary = T(12345.5);
-  for (int64_t oh = 0; oh < oh_n; ++oh) {
+  // Runs variant v on r.count rows; checks the guards; returns the outputs.
+  auto run = [&](const auto& v, std::vector<T>* y_out, std::vector<I>* i_out) {
+    const size_t n = static_cast<size_t>(r.count * ow_n);
+    std::vector<T> y(n + 2 * kGuard, canary);
+    std::vector<I> idx(n + 2 * kGuard, I(-7));
+    v.fn(x.data(), r, y.data() + kGuard, idx.data() + kGuard);
+    for (size_t g = 0; g < kGuard; ++g) {
+      ASSERT_TRUE(same_bits(y[g], canary) && same_bits(y[y.size() - 1 - g], canary) &&
+                  idx[g] == I(-7) && idx[idx.size() - 1 - g] == I(-7))
+          << "write outside the output rows";
+    }
+    y_out->assign(y.begin() + kGuard, y.begin() + kGuard + static_cast<std::ptrdiff_t>(n));
+    i_out->assign(idx.begin() + kGuard, idx.begin() + kGuard + static_cast<std::ptrdiff_t>(n));
+  };
+  // Sets r to output row oh's window (rows from first_row).
+  auto at_row = [&](int64_t oh) {
     const Span sh = window(oh, c.height, c.k[0], c.s[0], c.p[0], c.d[0]);
-    r.nrows = 0;
-    for (int64_t h = sh.start; h < sh.end; h += c.d[0]) rows[static_cast<size_t>(r.nrows++)] = h * c.width;
     r.first_row = sh.start * c.width;
-    std::vector<T> want_y;
-    std::vector<I> want_i;
+    r.nrows = 0;
+    for (int64_t h = sh.start; h < sh.end; h += c.d[0]) {
+      rows[static_cast<size_t>(r.nrows++)] = h * c.width - r.first_row;
+    }
+    return sh;
+  };
+  std::vector<T> ref_y;  // variant 0, row by row: the reference of the batch
+  std::vector<I> ref_i;
+  int64_t batch_begin = -1, batch_end = -1;  // the unclipped output rows
+  for (int64_t oh = 0; oh < oh_n; ++oh) {
+    const Span sh = at_row(oh);
+    if (sh.start == oh * c.s[0] - c.p[0] && sh.end == sh.start + (c.k[0] - 1) * c.d[0] + 1) {
+      if (batch_begin < 0) batch_begin = oh;
+      batch_end = oh + 1;
+    }
+    std::vector<T> want_y, y;
+    std::vector<I> want_i, idx;
     for (const auto& v : variants) {
       SCOPED_TRACE(std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name + " " +
                    c.describe() + " oh " + std::to_string(oh) + " of " + std::to_string(oh_n) +
                    ", out_width " + std::to_string(ow_n) + ", nrows " + std::to_string(r.nrows));
-      std::vector<T> y(static_cast<size_t>(ow_n) + 2 * kGuard, canary);
-      std::vector<I> idx(static_cast<size_t>(ow_n) + 2 * kGuard, I(-7));
-      v.fn(x.data(), r, y.data() + kGuard, idx.data() + kGuard);
-      for (size_t g = 0; g < kGuard; ++g) {
-        ASSERT_TRUE(same_bits(y[g], canary) && same_bits(y[y.size() - 1 - g], canary) &&
-                    idx[g] == I(-7) && idx[idx.size() - 1 - g] == I(-7))
-            << "write outside the output row";
-      }
-      y.erase(y.begin(), y.begin() + kGuard);
-      y.resize(static_cast<size_t>(ow_n));
-      idx.erase(idx.begin(), idx.begin() + kGuard);
-      idx.resize(static_cast<size_t>(ow_n));
+      run(v, &y, &idx);
+      if (::testing::Test::HasFatalFailure()) return;
       if (&v == &variants[0]) {
         want_y = y;
         want_i = idx;
+        ref_y.insert(ref_y.end(), y.begin(), y.end());
+        ref_i.insert(ref_i.end(), idx.begin(), idx.end());
         continue;
       }
       for (size_t o = 0; o < y.size(); ++o) {
@@ -166,6 +190,26 @@ void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
       }
     }
   }
+  if (batch_begin < 0) return;
+  at_row(batch_begin);
+  r.count = batch_end - batch_begin;
+  for (const auto& v : variants) {
+    SCOPED_TRACE(std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name + " " +
+                 c.describe() + " rows " + std::to_string(batch_begin) + ".." +
+                 std::to_string(batch_end) + " in one call, out_width " + std::to_string(ow_n));
+    std::vector<T> y;
+    std::vector<I> idx;
+    run(v, &y, &idx);
+    if (::testing::Test::HasFatalFailure()) return;
+    const size_t base = static_cast<size_t>(batch_begin * ow_n);
+    for (size_t o = 0; o < y.size(); ++o) {
+      ASSERT_TRUE(same_bits(y[o], ref_y[base + o]) && idx[o] == ref_i[base + o])
+          << "output " << o << ": got " << y[o] << " at " << idx[o] << ", want "
+          << ref_y[base + o] << " at " << ref_i[base + o] << " (" << variants[0].name
+          << " row by row)";
+    }
+  }
+  r.count = 1;
 }
 
 template <typename T, typename I>

@@ -159,12 +159,13 @@ struct Idx<double, int64_t> : Idx64<int64_t> {
   using Idx64::Idx64;
 };
 
-// Whole groups of interior columns from `begin` while they end by `end`;
-// returns the first column not done. `load(p)` gives the lanes' taps at p.
+// Whole groups of interior columns from `begin` while they end by `end`, in
+// output row 0 of `r`; returns the first column not done. `load(p)` gives the
+// lanes' taps at p.
 //
 // The scalar kernel starts from -inf and the window's first position, which
-// in the interior is tap (rows[0], w0) = first_row + w0. Taking that tap
-// unconditionally gives the same bits: a -inf there keeps -inf and the index.
+// in the interior is tap first_row + w0. Taking that tap unconditionally
+// gives the same bits: a -inf there keeps -inf and the index.
 template <typename T, typename I, typename Load>
 int64_t argmax_groups(const T* x, const ArgmaxRow& r, int64_t begin,
                       int64_t end, Load load, T* y, I* idx) {
@@ -173,16 +174,17 @@ int64_t argmax_groups(const T* x, const ArgmaxRow& r, int64_t begin,
   int64_t ow = begin;
   for (; ow + L <= end; ow += L) {
     const int64_t w0 = ow * r.stride - r.pad;
-    v128_t best = load(x + r.rows[0] + w0);
-    acc.set(r.rows[0] + w0);
+    v128_t best = load(x + r.first_row + w0);
+    acc.set(r.first_row + w0);
     for (int64_t k = 0; k < r.nrows; ++k) {
-      const T* row = x + r.rows[k];
+      const int64_t o = r.first_row + r.rows[k];
+      const T* row = x + o;
       for (int64_t j = k == 0 ? 1 : 0; j < r.kernel; ++j) {
         const int64_t w = w0 + j * r.dilation;
         const v128_t v = load(row + w);
         const v128_t m = Vec<T>::replaces(v, best);
         best = wasm_v128_bitselect(v, best, m);
-        acc.select(r.rows[k] + w, m);
+        acc.select(o + w, m);
       }
     }
     wasm_v128_store(y + ow, best);
@@ -301,9 +303,9 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
   *neg = wasm_v128_bitselect(n, *neg, m);
 }
 
-// Interior columns [begin, end), end - begin >= L. ~1.35x faster than a
-// tap-by-tap fold with running indices on a 2x2 pool of 64x112x112 f32,
-// 1.4-1.7x when the planes are in L2.
+// Interior columns [begin, end), end - begin >= L, of every output row of
+// `r`. ~1.35x faster than a tap-by-tap fold with running indices on a 2x2
+// pool of 64x112x112 f32, 1.4-1.7x when the planes are in L2.
 //
 // f32 rows of 2d and 3d pools run first as if they held no NaN
 // (pair_winner_ordered, combine_ordered: resident 2d and 3d pools 1.14-1.19x
@@ -322,6 +324,11 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
 // 3d pool, rows hoisted, gained 5-6% on the resident 3d pool of the module
 // for 3 KB more, to 98.4 KB: not kept.)
 //
+// All r.count output rows run in one call, each row decided ordered or not
+// on its own. With one call per output row, the setup made pools with `out`
+// 1.13-1.16x slower on 2d 1x64x112x112 and 1.25-1.28x on 3d 1x16x32x32x32
+// (bench/RESULTS.md, sixth session).
+//
 // The tail group overlaps the last full one (the same bits written twice)
 // rather than going scalar: 2x faster on 28x28 planes. The loop is restarted
 // for it so that the group is compiled once (a second copy cost 2.5 KB).
@@ -331,24 +338,25 @@ __attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r
   static_assert(sizeof(void*) == 4, "offsets in int32 lanes need a wasm32 memory");
   constexpr int64_t L = Vec<T>::kLanes;
   const int64_t* const rows = r.rows;
-  const int64_t nrows = r.nrows, first = rows[0], pad = r.pad;
-  const T* const row0 = x + first;
-  const T* const row1 = x + (N == 2 ? rows[1] : first);
-  const v128_t zero = Vec<T>::isplat(0), dist1 = Vec<T>::isplat(row1 - row0);
+  const int64_t nrows = r.nrows, pad = r.pad, step = r.step, ow_n = r.out_width;
+  const int64_t d1 = N == 2 ? rows[1] : 0;
+  const v128_t zero = Vec<T>::isplat(0), dist1 = Vec<T>::isplat(d1);
   v128_t sum = zero;
-  auto group = [&](auto ordered, int64_t ow, WindowStart<T, I>* start) {
+  // Output group ow of the row whose first window row is row0.
+  auto group = [&](auto ordered, const T* row0, int64_t ow, T* yt, I* it,
+                   WindowStart<T, I>* start) {
     const int64_t w0 = 2 * ow - pad;
     v128_t best, neg, b, n, s, t;
     if constexpr (decltype(ordered)::value) {
       pair_winner_ordered(row0 + w0, zero, &best, &neg, &s);
       if (N == 2) {
-        pair_winner_ordered(row1 + w0, dist1, &b, &n, &t);
+        pair_winner_ordered(row0 + d1 + w0, dist1, &b, &n, &t);
         combine_ordered<T>(&best, &neg, b, n);
         s = Vec<T>::add(s, t);
       } else if (N == 0) {
         for (int64_t k = 1; k < nrows; ++k) {
           const int64_t o = rows[k];
-          pair_winner_ordered(x + o + w0, Vec<T>::isplat(o - first), &b, &n, &t);
+          pair_winner_ordered(row0 + o + w0, Vec<T>::isplat(o), &b, &n, &t);
           combine_ordered<T>(&best, &neg, b, n);
           s = Vec<T>::add(s, t);
         }
@@ -357,40 +365,48 @@ __attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r
     } else {
       pair_winner(row0 + w0, zero, &best, &neg);
       if (N == 2) {
-        pair_winner(row1 + w0, dist1, &b, &n);
+        pair_winner(row0 + d1 + w0, dist1, &b, &n);
         combine<T>(&best, &neg, b, n);
       } else if (N == 0) {
         for (int64_t k = 1; k < nrows; ++k) {
           const int64_t o = rows[k];
-          pair_winner(x + o + w0, Vec<T>::isplat(o - first), &b, &n);
+          pair_winner(row0 + o + w0, Vec<T>::isplat(o), &b, &n);
           combine<T>(&best, &neg, b, n);
         }
       }
     }
-    wasm_v128_store(y + ow, best);
-    start->store(idx + ow, neg);
+    wasm_v128_store(yt + ow, best);
+    start->store(it + ow, neg);
   };
-  auto run = [&](auto ordered) {
+  // One output row: its window starts at `first`, its outputs at yt, it.
+  auto run = [&](auto ordered, int64_t first, T* yt, I* it) {
+    const T* const row0 = x + first;
     WindowStart<T, I> start(first + 2 * begin - pad);
     int64_t ow = begin;
     for (;;) {
       // Not unrolled (the figures above were measured so; size is the same).
 #pragma clang loop unroll(disable)
-      for (; ow + L <= end; ow += L) group(ordered, ow, &start);
+      for (; ow + L <= end; ow += L) group(ordered, row0, ow, yt, it, &start);
       if (ow == end) break;
       ow = end - L;
       start = WindowStart<T, I>(first + 2 * ow - pad);
     }
   };
-  // The ordered pass for f32 values and 2d and 3d pools only: each pass is
-  // its own copy of the loop (a runtime flag gets unswitched into the same),
-  // ~0.5 KB per instantiation (f64 as well: 99.2 KB), and the 1d pool (one
-  // pair per group) gained nothing from it.
-  if constexpr (std::is_same<T, float>::value && N != 1) {
-    run(std::true_type{});
-    if (Vec<T>::all_ordered(sum)) return;
+  for (int64_t t = 0; t < r.count; ++t) {
+    const int64_t first = r.first_row + t * step;
+    T* const yt = y + t * ow_n;
+    I* const it = idx + t * ow_n;
+    // The ordered pass for f32 values and 2d and 3d pools only: each pass is
+    // its own copy of the loop (a runtime flag gets unswitched into the
+    // same), ~0.5 KB per instantiation (f64 as well: 99.2 KB), and the 1d
+    // pool (one pair per group) gained nothing from it.
+    if constexpr (std::is_same<T, float>::value && N != 1) {
+      sum = zero;
+      run(std::true_type{}, first, yt, it);
+      if (Vec<T>::all_ordered(sum)) continue;
+    }
+    run(std::false_type{}, first, yt, it);
   }
-  run(std::false_type{});
 }
 
 // Stride 1, f32 values, int32 indices: the interior tap by tap (in the
@@ -403,12 +419,13 @@ inline int64_t argmax_taps_s1(const float* x, const ArgmaxRow& r, int64_t begin,
   const int64_t stop = begin + (end - begin) / 4 * 4;
   const v128_t step = wasm_i32x4_splat(4), lanes = wasm_i32x4_make(0, 1, 2, 3);
   for (int64_t k = 0; k < r.nrows; ++k) {
-    const float* row = x + r.rows[k];
+    const int64_t o = r.first_row + r.rows[k];
+    const float* row = x + o;
     for (int64_t j = 0; j < r.kernel; ++j) {
       // Output ow reads column ow + shift: a valid offset, so it fits int32.
       const int64_t shift = j * r.dilation - r.pad;
       v128_t vi = wasm_i32x4_add(
-          wasm_i32x4_splat(static_cast<int32_t>(r.rows[k] + shift + begin)), lanes);
+          wasm_i32x4_splat(static_cast<int32_t>(o + shift + begin)), lanes);
       if (k == 0 && j == 0) {  // the scalar kernel's initial position
         for (int64_t ow = begin; ow < stop; ow += 4) {
           wasm_v128_store(y + ow, wasm_v128_load(row + ow + shift));
@@ -432,41 +449,45 @@ inline int64_t argmax_taps_s1(const float* x, const ArgmaxRow& r, int64_t begin,
 }  // namespace wasmsimd
 
 // Any geometry: stride 1 plain loads (tap by tap for f32 / int32), stride 2
-// two loads + shuffle, other strides lane by lane.
+// two loads + shuffle, other strides lane by lane. Output rows one by one.
 template <typename T, typename I>
 void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   using V = wasmsimd::Vec<T>;
   int64_t begin, end;
   interior_columns(r, r.stride == 2 ? 1 : 0, &begin, &end);
-  if (r.nrows == 0 || end - begin < V::kLanes) {
-    argmaxpool_cols__scalar(x, r, 0, r.out_width, y, idx);
-    return;
-  }
-  argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
-  int64_t done;
-  if constexpr (std::is_same<T, float>::value && std::is_same<I, int32_t>::value) {
-    if (r.stride == 1) {
-      done = wasmsimd::argmax_taps_s1(x, r, begin, end, y, idx);
-      argmaxpool_cols__scalar(x, r, done, r.out_width, y, idx);
+  for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, T* yt, I* it) {
+    if (row.nrows == 0 || end - begin < V::kLanes) {
+      argmaxpool_cols__scalar(x, row, 0, row.out_width, yt, it);
       return;
     }
-  }
-  if (r.stride == 1) {
-    done = wasmsimd::argmax_groups(x, r, begin, end, [](const T* p) { return V::load(p); },
-                                   y, idx);
-  } else if (r.stride == 2) {
-    done = wasmsimd::argmax_groups(x, r, begin, end, [](const T* p) { return V::load_s2(p); },
-                                   y, idx);
-  } else {
-    const int64_t s = r.stride;
-    done = wasmsimd::argmax_groups(
-        x, r, begin, end, [s](const T* p) { return V::load_strided(p, s); }, y, idx);
-  }
-  argmaxpool_cols__scalar(x, r, done, r.out_width, y, idx);
+    argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
+    int64_t done;
+    if constexpr (std::is_same<T, float>::value && std::is_same<I, int32_t>::value) {
+      if (row.stride == 1) {
+        done = wasmsimd::argmax_taps_s1(x, row, begin, end, yt, it);
+        argmaxpool_cols__scalar(x, row, done, row.out_width, yt, it);
+        return;
+      }
+    }
+    if (row.stride == 1) {
+      done = wasmsimd::argmax_groups(x, row, begin, end, [](const T* p) { return V::load(p); },
+                                     yt, it);
+    } else if (row.stride == 2) {
+      done = wasmsimd::argmax_groups(x, row, begin, end,
+                                     [](const T* p) { return V::load_s2(p); }, yt, it);
+    } else {
+      const int64_t s = row.stride;
+      done = wasmsimd::argmax_groups(
+          x, row, begin, end, [s](const T* p) { return V::load_strided(p, s); }, yt, it);
+    }
+    argmaxpool_cols__scalar(x, row, done, row.out_width, yt, it);
+  });
 }
 
 // The common 2x2 / stride 2 pool (k = 2, s = 2, d = 1 along W; any rows and
-// padding); other geometries go to argmaxpool_row__wasmsimd.
+// padding); other geometries go to argmaxpool_row__wasmsimd. The interior
+// columns of all output rows run in one argmax_groups_k2s2 call; the edge
+// columns, when there are any, row by row.
 template <typename T, typename I>
 void argmaxpool_row__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   if (r.kernel != 2 || r.stride != 2 || r.dilation != 1) {
@@ -476,10 +497,15 @@ void argmaxpool_row__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx)
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
   if (r.nrows == 0 || end - begin < wasmsimd::Vec<T>::kLanes) {
-    argmaxpool_cols__scalar(x, r, 0, r.out_width, y, idx);
+    argmaxpool_row__scalar(x, r, y, idx);
     return;
   }
-  argmaxpool_cols__scalar(x, r, 0, begin, y, idx);
+  if (begin > 0 || end < r.out_width) {
+    for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, T* yt, I* it) {
+      argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
+      argmaxpool_cols__scalar(x, row, end, row.out_width, yt, it);
+    });
+  }
   if (r.nrows == 2) {
     wasmsimd::argmax_groups_k2s2<2>(x, r, begin, end, y, idx);
   } else if (r.nrows == 1) {
@@ -487,7 +513,6 @@ void argmaxpool_row__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx)
   } else {
     wasmsimd::argmax_groups_k2s2<0>(x, r, begin, end, y, idx);
   }
-  argmaxpool_cols__scalar(x, r, end, r.out_width, y, idx);
 }
 
 }  // namespace ukernels
