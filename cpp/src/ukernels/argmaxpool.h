@@ -56,8 +56,9 @@ inline void for_each_row(const ArgmaxRow& r, T* y, I* idx, One one) {
 // kernels use it for the edges. Not inlined: its copies inlined into each
 // kernel's edge and fallback paths made the module 2.4 KB larger.
 template <typename T, typename I>
-__attribute__((noinline)) void argmaxpool_cols__scalar(const T* x, const ArgmaxRow& r, int64_t ow_begin,
-                             int64_t ow_end, T* y, I* idx) {
+__attribute__((noinline)) void argmaxpool_cols__scalar(const T* x, const ArgmaxRow& r,
+                                                      int64_t ow_begin, int64_t ow_end, T* y,
+                                                      I* idx) {
   for (int64_t ow = ow_begin; ow < ow_end; ++ow) {
     int64_t w0 = ow * r.stride - r.pad;
     int64_t w1 = w0 + (r.kernel - 1) * r.dilation + 1;
