@@ -123,14 +123,16 @@ void pool_rows(const Problem& pr, uk::ArgmaxpoolFn<float, int32_t> fn, float* y,
   r.pad = g.pad[2];
   r.dilation = g.dilation[2];
   r.step = g.stride[1] * W;
-  const auto batch = unpool::internal::unclipped(g, 1);
+  int64_t batch_begin, batch_end;
+  uk::unclipped_range(H, g.out[1], g.kernel[1], g.stride[1], g.pad[1], 1, 0, &batch_begin,
+                      &batch_end);
   for (int64_t p = 0; p < g.planes; ++p) {
     const float* px = pr.x.data() + p * g.in_plane();
     for (int64_t od = 0; od < g.out[0]; ++od) {
       const auto sd = unpool::internal::window(od, g.in[0], g.kernel[0], g.stride[0], g.pad[0], 1);
       for (int64_t oh = 0; oh < g.out[1]; oh += r.count) {
         const auto sh = unpool::internal::window(oh, g.in[1], g.kernel[1], g.stride[1], g.pad[1], 1);
-        r.count = oh >= batch.start && oh < batch.end ? batch.end - oh : 1;
+        r.count = oh >= batch_begin && oh < batch_end ? batch_end - oh : 1;
         r.first_row = (sd.start * H + sh.start) * W;
         r.nrows = 0;
         for (int64_t d = sd.start; d < sd.end; ++d) {

@@ -132,16 +132,6 @@ inline Span window(const Geometry& g, int dim, int64_t o) {
   return window(o, g.in[dim], g.kernel[dim], g.stride[dim], g.pad[dim], g.dilation[dim]);
 }
 
-// The output positions along spatial dim `dim` of `g` whose windows are not
-// clipped: [start, end), every tap inside the input (empty: start >= end).
-//   o * stride - pad >= 0,   o * stride - pad + (kernel - 1) * dilation <= in - 1
-inline Span unclipped(const Geometry& g, int dim) {
-  const int64_t s = g.stride[dim], p = g.pad[dim];
-  const int64_t last = g.in[dim] - 1 + p - (g.kernel[dim] - 1) * g.dilation[dim];
-  const int64_t end = last < 0 ? 0 : last / s + 1;
-  return {(p + s - 1) / s, end < g.out[dim] ? end : g.out[dim]};
-}
-
 }  // namespace internal
 }  // namespace unpool
 

@@ -45,7 +45,9 @@ void pool_planes(const Geometry& g, const T* x, T* y, I* idx) {
   r.dilation = g.dilation[2];
   // Output rows whose windows are not clipped along H go to the kernel in
   // one call: from one to the next, every window row moves by stride_h * W.
-  const Span batch = internal::unclipped(g, 1);
+  int64_t batch_begin, batch_end;
+  ukernels::unclipped_range(H, g.out[1], g.kernel[1], g.stride[1], g.pad[1], g.dilation[1], 0,
+                            &batch_begin, &batch_end);
   r.step = g.stride[1] * W;
   for (int64_t p = 0; p < g.planes; ++p) {
     const T* px = x + p * in_plane;
@@ -55,7 +57,7 @@ void pool_planes(const Geometry& g, const T* x, T* y, I* idx) {
       const Span sd = window(g, 0, od);
       for (int64_t oh = 0; oh < g.out[1]; oh += r.count) {
         const Span sh = window(g, 1, oh);
-        r.count = oh >= batch.start && oh < batch.end ? batch.end - oh : 1;
+        r.count = oh >= batch_begin && oh < batch_end ? batch_end - oh : 1;
         r.first_row = (sd.start * H + sh.start) * W;
         // The window's valid input rows, in scan order (d, then h).
         r.nrows = 0;

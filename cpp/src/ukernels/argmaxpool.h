@@ -107,21 +107,30 @@ void argmaxpool_row__scalar_taps(const T* x, const ArgmaxRow& r, T* y, I* idx);
 template <typename T, typename I>
 void argmaxpool_row__scalar_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx);
 
-// The output columns [*begin, *end) whose window row lies wholly inside the
-// input row, and `overread` more columns after its last tap too (a SIMD load
-// may read them). Columns outside need clipping: SIMD kernels leave them to
-// argmaxpool_cols__scalar.
+// Along one dim of `in` inputs and `out` outputs: the outputs [*begin, *end)
+// whose window lies wholly inside the input, and `overread` more inputs
+// after its last tap too (a SIMD load may read them). begin <= end.
 //
-//   ow * stride - pad >= 0
-//   ow * stride - pad + (kernel - 1) * dilation + overread <= width - 1
-inline void interior_columns(const ArgmaxRow& r, int64_t overread,
-                             int64_t* begin, int64_t* end) {
-  const int64_t lo = (r.pad + r.stride - 1) / r.stride;
-  const int64_t last = r.width - 1 + r.pad - (r.kernel - 1) * r.dilation - overread;
-  int64_t hi = last < 0 ? 0 : last / r.stride + 1;
-  if (hi > r.out_width) hi = r.out_width;
+//   o * stride - pad >= 0
+//   o * stride - pad + (kernel - 1) * dilation + overread <= in - 1
+inline void unclipped_range(int64_t in, int64_t out, int64_t kernel, int64_t stride,
+                            int64_t pad, int64_t dilation, int64_t overread, int64_t* begin,
+                            int64_t* end) {
+  const int64_t lo = (pad + stride - 1) / stride;
+  const int64_t last = in - 1 + pad - (kernel - 1) * dilation - overread;
+  int64_t hi = last < 0 ? 0 : last / stride + 1;
+  if (hi > out) hi = out;
   *begin = lo < hi ? lo : hi;
   *end = hi;
+}
+
+// The output columns of `r` whose window row lies wholly inside the input
+// row (unclipped_range along W). Columns outside need clipping: SIMD kernels
+// leave them to argmaxpool_cols__scalar.
+inline void interior_columns(const ArgmaxRow& r, int64_t overread,
+                             int64_t* begin, int64_t* end) {
+  unclipped_range(r.width, r.out_width, r.kernel, r.stride, r.pad, r.dilation, overread, begin,
+                  end);
 }
 
 namespace detail {
