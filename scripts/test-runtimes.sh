@@ -35,6 +35,7 @@ trap cleanup EXIT
 passed=0
 failed=0
 failures=()
+section() { echo "test-runtimes: $* (at $((SECONDS - started)) s)"; }
 pass() { passed=$((passed + 1)); echo "  ok    $1"; }
 fail() { failed=$((failed + 1)); failures+=("$1"); echo "  FAIL  $1" >&2; }
 
@@ -61,7 +62,7 @@ cell() { # cell NAME COMMAND...: runs in $app, its stdout must be the summary
   fi
 }
 
-echo "test-runtimes: Node.js, Deno, Bun"
+section "Node.js, Deno, Bun"
 for entry in unpool unpool/inline; do
   for v in 24 22 20; do
     node="$bin/node$v/bin/node"
@@ -74,7 +75,7 @@ for entry in unpool unpool/inline; do
   cell "bun $("$bin/.bin/bun" --version) require('$entry')" "$bin/.bin/bun" smoke.cjs "$entry" "$vectors"
 done
 
-echo "test-runtimes: esbuild pages, Blob-URL workers, a data: module in chromium"
+section "esbuild pages, Blob-URL workers, a data: module in chromium"
 page="$app/page"
 mkdir -p "$page/src"
 cp tests/runtimes/browser/*.mjs "$page/src/"

@@ -4,7 +4,7 @@
 # tool cache (so that next and react resolve from its node_modules), with
 # the tarball extracted as node_modules/unpool, served by `next start` on
 # 127.0.0.1 and checked in chromium like the other pages.
-echo "test-runtimes: Next.js $(node -p "require('$bin/next/package.json').version") (webpack, Turbopack) in chromium"
+section "Next.js $(node -p "require('$bin/next/package.json').version") (webpack, Turbopack) in chromium"
 next_app="$tools/apps/next-$$"
 rm -rf "$next_app"
 mkdir -p "$next_app/node_modules/unpool" "$next_app/public"
