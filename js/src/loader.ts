@@ -91,8 +91,9 @@ function checkOptions(options: InitOptions): void {
   }
   const bytes = options.wasmBinary;
   if (bytes !== undefined && !(bytes instanceof ArrayBuffer) && !(bytes instanceof Uint8Array)) {
-    throw new TypeError(
-        `init: wasmBinary=${Object.prototype.toString.call(bytes)} must be an ArrayBuffer or a Uint8Array`);
+    const what = bytes === null ? 'null' : typeof bytes !== 'object' ? `a ${typeof bytes}`
+                                        : Object.prototype.toString.call(bytes).slice(8, -1);
+    throw new TypeError(`init: wasmBinary (${what}) must be an ArrayBuffer or a Uint8Array`);
   }
 }
 

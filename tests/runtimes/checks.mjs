@@ -99,8 +99,27 @@ function conformance(api, vectorsText) {
   return { values, errors };
 }
 
+// Hostile init options from JavaScript: a TypeError naming init and the
+// option, before anything loads (and the next init() still works).
+async function badInit(api) {
+  const bad = [['wasmBinary', { wasmBinary: 'AGFzbQ' }], ['locateFile', { locateFile: '/unpool.wasm' }],
+    ['simd', { simd: 'yes' }]];
+  for (const [name, options] of bad) {
+    let thrown;
+    try {
+      await api.init(options);
+    } catch (error) {
+      thrown = error;
+    }
+    if (!(thrown instanceof TypeError) || !thrown.message.startsWith(`init: ${name}`)) {
+      throw new Error(`init(${JSON.stringify(options)}): want a TypeError naming ${name}, got ${thrown}`);
+    }
+  }
+}
+
 /** Everything a cell checks; `simd` is what backendInfo() must say. */
 export async function runChecks(api, vectorsText, { simd = true, initOptions } = {}) {
+  await badInit(api);
   await api.init(initOptions);
   const info = api.backendInfo();
   if (info.simd !== simd) throw new Error(`backendInfo().simd is ${info.simd}, want ${simd}`);
