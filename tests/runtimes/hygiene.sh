@@ -1,8 +1,8 @@
 # Sourced by scripts/test-runtimes.sh: package hygiene, all offline on the
 # tarball. publint must say "All good!"; attw's findings must all be on
 # tests/runtimes/attw-accepted.json; a strict TypeScript consumer compiles
-# with TypeScript 5 and 6 as an ES module (node16, nodenext, bundler) and as
-# CommonJS (node16, nodenext); `npm publish --dry-run` lists only intended files.
+# with TypeScript 5 and 6 as an ES module (node16, bundler) and as CommonJS
+# (node16); `npm publish --dry-run` lists only intended files.
 section "package hygiene"
 if "$bin/.bin/publint" run "$tarball" --level suggestion >"$work/publint" 2>&1 && grep -q 'All good!' "$work/publint"; then
   pass "publint $(node -p "require('$bin/publint/package.json').version")"
@@ -37,8 +37,7 @@ tsconfig() { # tsconfig MODULE RESOLUTION FILE
 }
 for ts in typescript5 typescript6; do
   version=$(node -p "require('$bin/$ts/package.json').version")
-  for combo in "node16 node16 esm.mts" "nodenext nodenext esm.mts" "esnext bundler esm.mts" \
-               "node16 node16 cjs.cts" "nodenext nodenext cjs.cts"; do
+  for combo in "node16 node16 esm.mts" "esnext bundler esm.mts" "node16 node16 cjs.cts"; do
     set -- $combo
     tsconfig "$1" "$2" "$3" >"$types/tsconfig.json"
     if node "$bin/$ts/bin/tsc" -p "$types/tsconfig.json" >"$work/tsc" 2>&1; then

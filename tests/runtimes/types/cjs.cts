@@ -1,4 +1,4 @@
-// A CommonJS consumer (module node16 / nodenext), strict mode: require()
+// A CommonJS consumer (module node16), strict mode: require()
 // types come from the package's .d.cts files.
 import unpool = require('unpool');
 import inline = require('unpool/inline');

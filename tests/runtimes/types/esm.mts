@@ -1,4 +1,4 @@
-// An ES module consumer (module node16 / nodenext / bundler), strict mode:
+// An ES module consumer (module node16, or bundler resolution), strict mode:
 // both entries' types resolve and agree.
 import { backendInfo, init, maxPool2d, maxUnpool2d, MaxPool2d, type Tensor } from 'unpool';
 import * as inline from 'unpool/inline';
