@@ -48,9 +48,11 @@ for ts in typescript5 typescript6; do
   done
 done
 
-# What `npm publish` would upload: package.json, README, LICENSE and flat
+# What `npm publish` would upload (--offline: without it npm first asks the
+# registry about the name, and waits out its retries when that is down):
+# package.json, README, LICENSE and flat
 # dist/ files of the shipped kinds, and each entry's files present.
-if (npm publish --dry-run --json --ignore-scripts --tag runtimes-check >"$work/publish.json" 2>"$work/stderr") &&
+if (npm publish --dry-run --json --ignore-scripts --offline --tag runtimes-check >"$work/publish.json" 2>"$work/stderr") &&
    node -e '
      const report = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
      const files = (report.files ?? report[Object.keys(report)[0]]?.files ?? []).map((f) => f.path);
