@@ -2,7 +2,7 @@
 # `npm test`: every suite, in order. Each stage installs what it lacks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for stage in native fuzz wasmsuite js browser pack demo examples; do
+for stage in native fuzz wasmsuite js browser pack runtimes demo examples; do
   script="scripts/test-$stage.sh"
   if [ -f "$script" ]; then
     echo "=== test: $stage ==="

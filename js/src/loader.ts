@@ -4,6 +4,9 @@
 // `new URL('./unpool.wasm', import.meta.url)`, the pattern Vite and webpack
 // rewrite into an emitted asset. Node.js: the glue is built for web and
 // worker only, so the bytes are read here and handed over as `wasmBinary`.
+// That URL is built only when the caller gives neither `wasmBinary` nor
+// `locateFile`: in a Blob-URL worker, a data: module or an opaque origin
+// `import.meta.url` is no base for a relative URL and `new URL` throws.
 import createUnpoolModule from './unpool.mjs';
 import type { UnpoolWasmModule } from './unpool.mjs';
 import { attachRuntime } from './core.js';
@@ -79,30 +82,51 @@ async function readNodeBinary(location: string | URL): Promise<Uint8Array> {
   return fs.readFile(text.startsWith('file:') ? new URL(text) : text);
 }
 
-async function load(options: InitOptions): Promise<UnpoolWasmModule> {
+function checkOptions(options: InitOptions): void {
   if (options.simd !== undefined && typeof options.simd !== 'boolean') {
     throw new TypeError(`init: simd=${String(options.simd)} must be a boolean`);
   }
+  if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
+    throw new TypeError(`init: locateFile=${String(options.locateFile)} must be a function`);
+  }
+  const bytes = options.wasmBinary;
+  if (bytes !== undefined && !(bytes instanceof ArrayBuffer) && !(bytes instanceof Uint8Array)) {
+    const what = bytes === null ? 'null' : typeof bytes !== 'object' ? `a ${typeof bytes}`
+                                        : Object.prototype.toString.call(bytes).slice(8, -1);
+    throw new TypeError(`init: wasmBinary (${what}) must be an ArrayBuffer or a Uint8Array`);
+  }
+}
+
+/** The folder of this module as a URL prefix, from the string alone (no `new URL`). */
+function modulePrefix(): string {
+  const here = String(import.meta.url);
+  return here.slice(0, here.lastIndexOf('/') + 1);
+}
+
+async function load(options: InitOptions): Promise<UnpoolWasmModule> {
+  checkOptions(options);
   const simd = options.simd ?? simdSupported();
-  // Both URLs are written out so that bundlers emit both files as assets.
-  const defaultUrl = simd ? new URL('./unpool.wasm', import.meta.url)
-                          : new URL('./unpool-scalar.wasm', import.meta.url);
   const file = simd ? 'unpool.wasm' : 'unpool-scalar.wasm';
-  const locate = options.locateFile;
   let wasmBinary = options.wasmBinary;
-  if (wasmBinary === undefined && isNode()) {
-    // Not new URL('./', import.meta.url): bundlers would inline that as an asset.
-    const prefix = defaultUrl.href.slice(0, defaultUrl.href.lastIndexOf('/') + 1);
-    wasmBinary = await readNodeBinary(locate ? locate(file, prefix) : defaultUrl);
+  let locate = options.locateFile;
+  if (wasmBinary === undefined && locate === undefined) {
+    // Both URLs are written out so that bundlers emit both files as assets.
+    const url = simd ? new URL('./unpool.wasm', import.meta.url)
+                     : new URL('./unpool-scalar.wasm', import.meta.url);
+    if (isNode()) wasmBinary = await readNodeBinary(url);
+    locate = () => url.href;
+  } else if (wasmBinary === undefined && isNode()) {
+    wasmBinary = await readNodeBinary(locate!(file, modulePrefix()));
   }
   // Each build has its own glue (the JS library functions a build imports
   // may differ); the scalar one is imported only when it is used.
   const create = simd ? createUnpoolModule
                       : (await import('./unpool-scalar.mjs')).default as typeof createUnpoolModule;
+  // A locateFile is always passed: without one the glue itself evaluates
+  // `new URL('unpool.wasm', import.meta.url)`. With wasmBinary it is never fetched.
   const m = await create({
     ...(wasmBinary !== undefined ? { wasmBinary } : {}),
-    locateFile: (path: string, prefix: string) =>
-      locate ? locate(path, prefix) : defaultUrl.href,
+    locateFile: (path: string, prefix: string) => (locate ? locate(path, prefix) : path),
   });
   attachRuntime(m);
   loadedInfo = { simd };
@@ -118,6 +142,7 @@ async function load(options: InitOptions): Promise<UnpoolWasmModule> {
  * @example
  * await init();                                   // default location
  * await init({ locateFile: () => '/static/unpool.wasm' });
+ * await init({ wasmBinary: bytes });              // no fetch, no import.meta.url
  */
 export function init(options: InitOptions = {}): Promise<void> {
   if (options === null || typeof options !== 'object') {
