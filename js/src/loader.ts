@@ -6,7 +6,7 @@
 // worker only, so the bytes are read here and handed over as `wasmBinary`.
 import createUnpoolModule from './unpool.mjs';
 import type { UnpoolWasmModule } from './unpool.mjs';
-import { attachRuntime } from './core.js';
+import { attachRuntime } from './heap.js';
 
 /** Where the `.wasm` comes from, and which build; every field is optional. */
 export interface InitOptions {
