@@ -109,17 +109,25 @@ function outputOf(c: Call, o: OutputSpec, shape: number[]): Output {
 /** The outputs, with the core's result shape (in the block) where the op gave none. */
 function outputsOf(rt: Runtime, c: Call): Output[] {
   let core: number[] | undefined;
-  return c.outputs.map((o) => {
-    if (o.shape !== undefined) return outputOf(c, o, o.shape);
-    const shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
-    return outputOf(c, o, shape);
-  });
+  const outputs: Output[] = [];
+  for (const o of c.outputs) {
+    let shape = o.shape;
+    if (shape === undefined) shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
+    outputs.push(outputOf(c, o, shape));
+  }
+  return outputs;
+}
+
+/** Whether every output's shape is known before the core runs. */
+function shapesKnown(c: Call): boolean {
+  for (const o of c.outputs) if (o.shape === undefined) return false;
+  return true;
 }
 
 /** Runs a call on the path that suits it; returns its results in op order. */
 export function execute(rt: Runtime, c: Call): (Tensor | WasmTensor)[] {
   // Outputs of known shapes first: their `out` errors come before the core's.
-  const known = c.outputs.every((o) => o.shape !== undefined) ? outputsOf(rt, c) : undefined;
+  const known = shapesKnown(c) ? outputsOf(rt, c) : undefined;
   if (!c.resident) {
     const r = small(rt, c, known);
     if (r !== undefined) return r;
@@ -158,18 +166,25 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
                              rt.arena + ARENA_BYTES - at);
   if (code === NOT_RUN) return undefined;
   rt.check(code);
-  const outputs = known ?? outputsOf(rt, c);
+  // Results follow the inputs, each 8-aligned; no Output records on this path.
+  let core: number[] | undefined;
   const results: Tensor[] = [];
-  for (const o of outputs) {
-    const n = numel(o.shape);
+  for (let k = 0; k < c.outputs.length; ++k) {
+    const o = c.outputs[k];
+    const sink = known?.[k].sink;
+    let shape = o.shape;
+    if (shape === undefined) shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
+    const n = numel(shape);
+    const out = sink !== undefined ? (sink.kind === 'out' ? sink.array : undefined)
+      : o.out === undefined ? undefined : checkOut(c.fn, o.name, o.out, o.dtype, n);
     const type = DTYPES[o.dtype];
     const view = type.view(rt.heap, at, n);
     at += round8(n * type.bytes);
-    if (o.sink.kind === 'out') {
-      (o.sink.array as { set(a: TensorData): void }).set(view);
-      results.push({ data: o.sink.array, shape: o.shape });
+    if (out !== undefined) {
+      (out as { set(a: TensorData): void }).set(view);
+      results.push({ data: out, shape });
     } else {
-      results.push({ data: type.copy(view), shape: o.shape });
+      results.push({ data: type.copy(view), shape });
     }
   }
   return results;

@@ -10,6 +10,13 @@ import { UnpoolError } from './tensor.js';
 /** Calls whose buffers fit in this many bytes use the arena. */
 export const ARENA_BYTES = 64 * 1024;
 
+/**
+ * The arena starts on a cache line, wherever malloc put the block: small
+ * calls stage their tensors there, and the kernels' SIMD loads should not
+ * straddle cache lines by accident of the block's size.
+ */
+const ARENA_ALIGN = 64;
+
 /** Spatial dims and rank of the core (unpool::kMaxSpatialDims, kMaxRank). */
 const SPATIAL = 3;
 const RANK = SPATIAL + 2;
@@ -110,10 +117,10 @@ export class Runtime {
     for (const op of OPS) if (typeof ops[op] !== 'number') throw mismatch(`it has no op '${op}'`);
     this.ops = ops as unknown as Record<OpName, number>;
     const slots = this.layout.slots;
-    const base = m._malloc(slots * 8 + ARENA_BYTES) >>> 0;
+    const base = m._malloc(slots * 8 + ARENA_ALIGN + ARENA_BYTES) >>> 0;
     if (base === 0) throw new Error('unpool: cannot allocate the parameter block');
     this.block = base;
-    this.arena = base + slots * 8;
+    this.arena = Math.ceil((base + slots * 8) / ARENA_ALIGN) * ARENA_ALIGN;
     const plans = {} as Record<OpName, number>;
     for (const op of OPS) plans[op] = m.createPlan() >>> 0;
     this.plans = plans;
