@@ -3,7 +3,8 @@
 // and shapes into the parameter block, describe inputs and outputs, and let
 // the engine run it.
 import { DType } from './dtypes.js';
-import { Call, checkInput, execute, Input, OutputSpec } from './engine.js';
+import { Call, checkInput, Input, OutputSpec } from './call.js';
+import { execute } from './engine.js';
 import { OpName, Runtime, runtimeOf } from './heap.js';
 import { layoutCode } from './layout.js';
 import { wasm } from './loader.js';

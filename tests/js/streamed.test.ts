@@ -1,5 +1,5 @@
 // Large channels-first calls with host data are streamed range of planes by
-// range of planes (engine.ts, `streamed`): results must be the reference's bits
+// range of planes (streamed.ts): results must be the reference's bits
 // whatever the split (ranges that do not divide the planes, a plane larger
 // than a range's budget), for every way results leave the call (fresh
 // arrays, `out`, resident) and inputs arrive (host, resident); a bad index
@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as u from '../../dist/index.js';
 import type { FloatArray, IndexArray, Tensor } from '../../dist/index.js';
-import { STREAM_BYTES } from '../../dist/engine.js';
+import { STREAM_BYTES } from '../../dist/streamed.js';
 import { wasm } from '../../dist/loader.js';
 import { refPool, refUnpool, sameBits } from './reference.js';
 import { rng } from './rng.js';
