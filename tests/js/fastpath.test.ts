@@ -89,6 +89,34 @@ describe('runtime', () => {
     expect(ARENA_BYTES).toBeGreaterThan(0);
   });
 
+  it('a kept plan serves only the same op, params, shapes and types: interleaved calls give the same bits', () => {
+    const v = (n: number) => Array.from({ length: n }, (_, i) => Math.sin(i * 1.7) * 10);
+    const x32 = { data: Float32Array.from(v(72)), shape: [1, 2, 6, 6] };
+    const x64 = { data: Float64Array.from(v(72)), shape: [1, 2, 6, 6] };
+    const big = { data: Float32Array.from(v(128)), shape: [1, 2, 8, 8] };
+    const calls: (() => unknown)[] = [
+      () => unpool.maxPool2d(x32, { kernelSize: 2 }),
+      () => unpool.maxPool2d(x64, { kernelSize: 2 }),
+      () => unpool.maxPool2d(x32, { kernelSize: 3 }),
+      () => unpool.maxPool2d(x32, { kernelSize: 2, indexType: 'int64' }),
+      () => unpool.maxPool2d(big, { kernelSize: 2 }),
+      () => unpool.maxPool2d(x32, { kernelSize: 2, layout: 'NHWC' }),
+      () => {
+        const p = unpool.maxPool2d(x32, { kernelSize: 2 });
+        return unpool.maxUnpool2d(p.output, p.indices, { kernelSize: 2 });
+      },
+    ];
+    const once = calls.map((f) => f());
+    const bad = () => unpool.maxPool2d(x32, { kernelSize: 0 });
+    for (let round = 0; round < 3; ++round) {
+      for (let i = calls.length - 1; i >= 0; --i) {
+        expect(bad).toThrow(unpool.UnpoolError);
+        expect(calls[i](), `call ${i}, round ${round}`).toEqual(once[i]);
+        expect(calls[i](), `call ${i} again`).toEqual(once[i]);
+      }
+    }
+  });
+
   it('backward ops take the small path too: one crossing, no plan() or runPlan()', () => {
     const m = wasm('test') as unknown as Record<string, (...a: number[]) => number>;
     const x = { data: Float32Array.from({ length: 64 }, (_, i) => Math.cos(i)), shape: [1, 1, 8, 8] };
