@@ -242,17 +242,8 @@ const GROW_STEP = 2 ** 30;
 const INITIAL_MEMORY = 16 * 2 ** 20;
 
 /**
- * Where tensors start: on a cache line. dlmalloc aligns to 8 only, so
- * whether the kernels' 16-byte loads straddle cache lines would otherwise
- * depend on what was allocated before (moving the heap by a few hundred
- * bytes made large resident pools measurably slower).
- */
-const TENSOR_ALIGN = 64;
-
-/**
- * malloc of a TENSOR_ALIGN-aligned block, returning the address unsigned
- * (`_memalign` returns it as a signed i32: addresses above 2 GiB would be
- * negative), or 0. See malloc().
+ * malloc, returning the address unsigned (`_malloc` returns it as a signed
+ * i32: addresses above 2 GiB would be negative), or 0. See malloc().
  */
 export function heapMalloc(m: UnpoolWasmModule, bytes: number): number {
   return bytes <= MAX_HEAP_BYTES ? malloc(m, Math.max(bytes, 8)) : 0;
@@ -268,7 +259,7 @@ export function heapMalloc(m: UnpoolWasmModule, bytes: number): number {
  * INITIAL_MEMORY.
  */
 function malloc(m: UnpoolWasmModule, bytes: number): number {
-  const p = m._memalign(TENSOR_ALIGN, bytes) >>> 0;
+  const p = m._malloc(bytes) >>> 0;
   if (p !== 0 || bytes < GROW_STEP || bytes > 2 ** 32 - INITIAL_MEMORY) return p;
   const steps: number[] = [];
   for (let got = 0; got < bytes;) {
@@ -279,7 +270,7 @@ function malloc(m: UnpoolWasmModule, bytes: number): number {
     got += step;
   }
   for (const s of steps) m._free(s);
-  return m._memalign(TENSOR_ALIGN, bytes) >>> 0;
+  return m._malloc(bytes) >>> 0;
 }
 
 /**

@@ -22,7 +22,6 @@ export interface UnpoolWasmModule {
   HEAPU8: Uint8Array;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
-  _memalign(alignment: number, bytes: number): number;
   /** Read once at load. */
   paramLayout(): ParamLayout;
   /** Status names; index = unpool::Status code. */
