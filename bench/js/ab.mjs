@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A/B of two builds of the package in one process: pool and unpool with the
-// copying API and with `out`, each case of A and B alternated batch by batch
+// copying API, with `out` and with resident tensors (in and out), each case of A and B alternated batch by batch
 // so that both see the same machine state. For changes too small for the
 // run-to-run noise of `npm run bench` (e.g. per-call overhead).
 //
@@ -43,11 +43,22 @@ function cases(u) {
   const m = p.output.data.length;
   const poolOut = { ...opts, out: { output: new Float32Array(m), indices: new Int32Array(m) } };
   const unpoolOut = { ...opts, out: new Float32Array(n) };
+  // Resident: inputs uploaded once, results kept in module memory and
+  // disposed at once (what a chain of ops does between its ends).
+  const resident = { ...opts, resident: true };
+  const xr = u.uploadTensor(x);
+  const pr = pool(xr, resident);
   return {
     'pool copy': () => pool(x, opts),
     'pool out': () => pool(x, poolOut),
     'unpool copy': () => unpool(p.output, p.indices, opts),
     'unpool out': () => unpool(p.output, p.indices, unpoolOut),
+    'pool resident': () => {
+      const r = pool(xr, resident);
+      r.output.dispose();
+      r.indices.dispose();
+    },
+    'unpool resident': () => unpool(pr.output, pr.indices, resident).dispose(),
   };
 }
 

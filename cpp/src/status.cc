@@ -4,12 +4,10 @@ namespace unpool {
 
 const char* status_name(Status status) {
   switch (status) {
-    case Status::kOk: return "ok";
-    case Status::kInvalidArgument: return "invalid_argument";
-    case Status::kInvalidShape: return "invalid_shape";
-    case Status::kInvalidIndex: return "invalid_index";
-    case Status::kOutputSizeOutOfRange: return "output_size_out_of_range";
-    case Status::kTooLarge: return "too_large";
+#define UNPOOL_STATUS_CASE(e, code, name) \
+  case Status::e: return name;
+    UNPOOL_STATUS_LIST(UNPOOL_STATUS_CASE)
+#undef UNPOOL_STATUS_CASE
   }
   return "unknown";
 }

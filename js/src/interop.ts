@@ -1,10 +1,12 @@
 // Bridges to other runtimes: index format conversions (ONNX, TensorFlow)
 // and the generic outputSizeRange. Formats are checked and converted by the
 // core (unpool::convert_indices), so messages match the C++ API.
-import { check, HeapBlock, UnpoolGeometry, wasmShape } from './core.js';
+import { DTYPES } from './dtypes.js';
+import { HeapBlock, runtimeOf } from './heap.js';
 import { Layout, layoutCode } from './layout.js';
 import { wasm } from './loader.js';
 import { maxUnpoolOutputRangeNd, SizeRange } from './ops.js';
+import { indexTypeOf, plainGeometry, UnpoolGeometry } from './options.js';
 import {
   checkShape, checkTensor, describe, IndexArray, IndexType, numel, Tensor, TensorLike,
 } from './tensor.js';
@@ -132,17 +134,19 @@ export function convertIndices(indices: TensorLike<IndexArray>,
   if (indexType !== undefined && indexType !== 'int32' && indexType !== 'int64') {
     throw new TypeError(`${fn}: indexType=${describe(indexType)} must be 'int32' or 'int64'`);
   }
-  const like: IndexArray = (indexType ?? (to === 0 ? 'int32' : 'int64')) === 'int64'
-    ? new BigInt64Array(0) : new Int32Array(0);
+  const toType = DTYPES[indexTypeOf(fn, indexType ?? (to === 0 ? 'int32' : 'int64'))];
   const n = numel(it.shape);
-  const block = new HeapBlock(m, fn, [it.data.byteLength, n * like.BYTES_PER_ELEMENT]);
+  const rt = runtimeOf(m);
+  const block = new HeapBlock(rt, fn, [it.data.byteLength, n * toType.bytes]);
   try {
-    block.write(0, it.data);
+    (block.view(0, it.type.dtype, it.data.length) as { set(a: IndexArray): void }).set(it.data);
+    rt.writeGeometry(plainGeometry(dims, layout));
+    rt.writeShape('shapeA', inputShape);
+    rt.writeShape('shapeB', it.shape);
     const [ps, pd] = block.ptrs;
-    check(m, m.convertIndices(dims, layout, wasmShape(inputShape), wasmShape(it.shape),
-                              from, it.data instanceof BigInt64Array ? 1 : 0, ps,
-                              to, like instanceof BigInt64Array ? 1 : 0, pd));
-    return { data: block.read(1, like, n), shape: it.shape };
+    rt.check(m.convertIndices(rt.block, from, rt.codes[it.type.dtype], ps,
+                              to, rt.codes[toType.dtype], pd));
+    return { data: toType.copy(block.view(1, toType.dtype, n)) as IndexArray, shape: it.shape };
   } finally {
     block.free();
   }

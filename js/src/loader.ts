@@ -9,7 +9,7 @@
 // `import.meta.url` is no base for a relative URL and `new URL` throws.
 import createUnpoolModule from './unpool.mjs';
 import type { UnpoolWasmModule } from './unpool.mjs';
-import { attachRuntime } from './core.js';
+import { attachRuntime } from './heap.js';
 
 /** Where the `.wasm` comes from, and which build; every field is optional. */
 export interface InitOptions {

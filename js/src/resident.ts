@@ -6,36 +6,19 @@
 // its block until dispose(); after that every use throws, so freed memory is
 // never read.
 import type { UnpoolWasmModule } from './unpool.mjs';
-import { heapMalloc } from './core.js';
+import { DType, DTYPES, dtypeOfTag } from './dtypes.js';
+import { heapMalloc } from './heap.js';
 import { wasm } from './loader.js';
 import {
   checkTensor, describe, FloatArray, IndexArray, numel, Tensor, TensorData, TensorLike, UnpoolError,
 } from './tensor.js';
 
-/** Element type names of tensors. */
-export type DType = 'float32' | 'float64' | 'int32' | 'int64';
+export type { DType } from './dtypes.js';
 
 /** The DType of a typed array type. */
 export type DTypeOf<T extends TensorData> =
     T extends Float32Array ? 'float32' : T extends Float64Array ? 'float64' :
     T extends Int32Array ? 'int32' : T extends BigInt64Array ? 'int64' : DType;
-
-type ArrayCtor = { new (buffer: ArrayBufferLike, offset: number, length: number): TensorData;
-                   new (length: number): TensorData; BYTES_PER_ELEMENT: number };
-
-const CTORS: Record<DType, ArrayCtor> = {
-  float32: Float32Array as unknown as ArrayCtor,
-  float64: Float64Array as unknown as ArrayCtor,
-  int32: Int32Array as unknown as ArrayCtor,
-  int64: BigInt64Array as unknown as ArrayCtor,
-};
-
-export function dtypeOf(data: TensorData): DType {
-  if (data instanceof Float32Array) return 'float32';
-  if (data instanceof Float64Array) return 'float64';
-  if (data instanceof Int32Array) return 'int32';
-  return 'int64';
-}
 
 /** Only this module may construct WasmTensors. */
 const TOKEN = Symbol('WasmTensor');
@@ -89,14 +72,12 @@ export class WasmTensor<T extends TensorData = TensorData> {
 
   /** Bytes of module memory the tensor holds (0 after dispose()). */
   get byteLength(): number {
-    return !ADDRESSES.get(this) ? 0 : this.size * CTORS[this.dtype].BYTES_PER_ELEMENT;
+    return !ADDRESSES.get(this) ? 0 : this.size * DTYPES[this.dtype].bytes;
   }
 
   /** A copy of the data as a fresh typed array (Float32Array for 'float32', ...). */
   toArray(): T {
-    // The copy constructor: no zero-fill first (see HeapBlock.read).
-    const Ctor = CTORS[this.dtype] as unknown as new (a: TensorData) => TensorData;
-    return new Ctor(this.view('toArray')) as T;
+    return DTYPES[this.dtype].copy(this.view('toArray')) as T;
   }
 
   /** A copy as a plain `{ data, shape }` tensor. */
@@ -117,7 +98,7 @@ export class WasmTensor<T extends TensorData = TensorData> {
     if (!address) {
       throw new Error(`WasmTensor.${what}: the tensor was disposed`);
     }
-    return new CTORS[this.dtype](this.module.HEAPU8.buffer, address, this.size) as T;
+    return DTYPES[this.dtype].view(this.module.HEAPU8.buffer, address, this.size) as T;
   }
 }
 
@@ -132,7 +113,7 @@ export type IndexInput<I extends IndexArray = IndexArray> = TensorLike<I> | Wasm
  */
 export function allocTensor(m: UnpoolWasmModule, fn: string, dtype: DType,
                             shape: readonly number[]): WasmTensor {
-  const bytes = numel(shape) * CTORS[dtype].BYTES_PER_ELEMENT;
+  const bytes = numel(shape) * DTYPES[dtype].bytes;
   const address = heapMalloc(m, bytes);
   if (address === 0) {
     throw new UnpoolError(`${fn}: the WebAssembly module cannot allocate ${bytes} bytes ` +
@@ -166,13 +147,13 @@ export function uploadTensor<T extends TensorData>(t: TensorLike<T>): WasmTensor
   if (t === null || typeof t !== 'object') {
     throw new TypeError(`${fn}: t must be a tensor { data, shape }, got ${describe(t)}`);
   }
-  const tag = Object.prototype.toString.call((t as { data?: unknown }).data);
-  const isFloat = tag === '[object Float32Array]' || tag === '[object Float64Array]';
-  const checked = checkTensor(fn, 't', t, isFloat ? 'float' : 'index');
-  const r = allocTensor(m, fn, dtypeOf(checked.data), checked.shape);
+  const tag = /^\[object (\w+)\]$/.exec(
+      Object.prototype.toString.call((t as { data?: unknown }).data))?.[1];
+  const checked = checkTensor(fn, 't', t, dtypeOfTag(tag)?.kind === 'float' ? 'float' : 'index');
+  const type = checked.type;
+  const r = allocTensor(m, fn, type.dtype, checked.shape);
   const address = addressOf(fn, 't', r);
-  const Ctor = checked.data.constructor as ArrayCtor;
-  (new Ctor(m.HEAPU8.buffer, address, checked.data.length) as { set(a: TensorData): void })
+  (type.view(m.HEAPU8.buffer, address, checked.data.length) as { set(a: TensorData): void })
       .set(checked.data);
   return r as WasmTensor<T>;
 }

@@ -1,12 +1,9 @@
 // Tensor types and the checks that only JavaScript can make: array kinds,
 // integer-ness of sizes, data length against shape. Everything about
 // geometry (ranks, kernel >= 1, index ranges, ...) is checked in C++.
+import { dtypeOfTag, DTypeInfo, FloatArray, IndexArray, Kind, tagsOf, TensorData } from './dtypes.js';
 
-/** Element types of values. Results have the dtype of their input. */
-export type FloatArray = Float32Array | Float64Array;
-/** Element types of indices: int32 (default) or int64 as in PyTorch. */
-export type IndexArray = Int32Array | BigInt64Array;
-export type TensorData = FloatArray | IndexArray;
+export type { FloatArray, IndexArray, TensorData } from './dtypes.js';
 
 /** A dense row-major tensor: NC + spatial dims, or C + spatial (unbatched). */
 export interface Tensor<T extends TensorData = TensorData> {
@@ -116,8 +113,6 @@ export function numel(shape: readonly number[]): number {
   return n;
 }
 
-type Kind = 'float' | 'index';
-
 // The element type, length and buffer of a typed array are read through the
 // intrinsic getters, which see its internal slots: a subclass, a Proxy or an
 // own `length`/`byteLength`/`constructor` property cannot make a call copy
@@ -131,55 +126,9 @@ const typedArrayBuffer = intrinsicGetter('buffer');
 const typedArrayByteOffset = intrinsicGetter('byteOffset');
 const typedArrayLength = intrinsicGetter('length');
 
-/** What one typed array type is to the core. */
-export interface ArrayType {
-  readonly kind: Kind;
-  readonly dtype: 'float32' | 'float64' | 'int32' | 'int64';
-  /** dtype code of the core: 0 float32/int32, 1 float64/int64. */
-  readonly code: 0 | 1;
-  readonly bytes: 4 | 8;
-  /** A view of this type: one construct site per type, so each stays monomorphic. */
-  readonly view: (buffer: ArrayBufferLike, byteOffset: number, length: number) => TensorData;
-  /**
-   * A copy of `a` (of this type) in a fresh array: the copy constructor,
-   * which allocates without zero-filling.
-   */
-  readonly copy: (a: TensorData) => TensorData;
-}
-
-const TYPES: Readonly<Record<string, ArrayType>> = {
-  Float32Array: {
-    kind: 'float', dtype: 'float32', code: 0, bytes: 4,
-    view: (b, o, n) => new Float32Array(b, o, n),
-    copy: (a) => new Float32Array(a as Float32Array),
-  },
-  Float64Array: {
-    kind: 'float', dtype: 'float64', code: 1, bytes: 8,
-    view: (b, o, n) => new Float64Array(b, o, n),
-    copy: (a) => new Float64Array(a as Float64Array),
-  },
-  Int32Array: {
-    kind: 'index', dtype: 'int32', code: 0, bytes: 4,
-    view: (b, o, n) => new Int32Array(b, o, n),
-    copy: (a) => new Int32Array(a as Int32Array),
-  },
-  BigInt64Array: {
-    kind: 'index', dtype: 'int64', code: 1, bytes: 8,
-    view: (b, o, n) => new BigInt64Array(b, o, n),
-    copy: (a) => new BigInt64Array(a as BigInt64Array),
-  },
-};
-
-/** The ArrayType of each dtype. */
-export const DTYPES = {
-  float32: TYPES.Float32Array, float64: TYPES.Float64Array, int32: TYPES.Int32Array,
-  int64: TYPES.BigInt64Array,
-} as const;
-
-/** The ArrayType of a genuine typed array of an accepted type, else undefined. */
-function arrayTypeOf(data: unknown): ArrayType | undefined {
-  const name = typedArrayName.call(data) as string | undefined;
-  return name !== undefined && Object.prototype.hasOwnProperty.call(TYPES, name) ? TYPES[name] : undefined;
+/** The dtype of a genuine typed array of an accepted type, else undefined. */
+function arrayTypeOf(data: unknown): DTypeInfo | undefined {
+  return dtypeOfTag(typedArrayName.call(data));
 }
 
 /**
@@ -187,7 +136,7 @@ function arrayTypeOf(data: unknown): ArrayType | undefined {
  * genuine typed array of type `type`). Throws a TypeError when its
  * ArrayBuffer is detached.
  */
-function canonicalView(fn: string, name: string, data: unknown, type: ArrayType): TensorData {
+function canonicalView(fn: string, name: string, data: unknown, type: DTypeInfo): TensorData {
   const buffer = typedArrayBuffer.call(data) as ArrayBuffer;  // or a SharedArrayBuffer
   const offset = typedArrayByteOffset.call(data) as number;
   const length = typedArrayLength.call(data) as number;
@@ -198,14 +147,15 @@ function canonicalView(fn: string, name: string, data: unknown, type: ArrayType)
   }
 }
 
+const withArticle = (s: string) => `${/^[AEIOU]/.test(s) ? 'an' : 'a'} ${s}`;
 const KIND_NAMES: Record<Kind, string> = {
-  float: 'a Float32Array or Float64Array',
-  index: 'an Int32Array or BigInt64Array',
+  float: withArticle(tagsOf('float')),
+  index: withArticle(tagsOf('index')),
 };
 
 /** A checked tensor argument: a canonical view of its data, its shape, and its type. */
 export interface CheckedTensor<T extends TensorData = TensorData> extends Tensor<T> {
-  type: ArrayType;
+  type: DTypeInfo;
 }
 
 /**

@@ -1,108 +1,57 @@
 // Hand-written types of the Emscripten glue (unpool.mjs) built from
-// cpp/bindings/bindings.cc. Emscripten 3.1.6 has no --emit-tsd; the test
+// cpp/bindings. Emscripten 3.1.6 has no --emit-tsd; the test
 // tests/js/api.test.ts checks that every binding declared here exists.
+//
+// Every op crosses as integers and heap addresses: its params and shapes are
+// in the parameter block (cpp/bindings/param_block.h), whose slot offsets
+// paramLayout() gives. Calls return an unpool::Status code (0 ok; the
+// message of a failure is taken with lastError()).
 
-/** One value of the embind enum `Status` (an object per value). */
-export interface StatusValue {
-  readonly value: number;
-}
+/** The parameter block's field offsets (in doubles) by name, and its size. */
+export type ParamLayout = { readonly [field: string]: number; readonly slots: number };
 
-export interface WasmSize {
-  count: number;
-  list: boolean;
-  values: [number, number, number];
-}
-
-export interface WasmShape {
-  rank: number;
-  dims: [number, number, number, number, number];
-}
-
-export interface WasmPoolParams {
-  dims: number;
-  kernel: WasmSize;
-  stride: WasmSize;
-  padding: WasmSize;
-  dilation: WasmSize;
-  ceilMode: boolean;
-  /** unpool::Layout: 0 channels-first, 1 channels-last. */
-  layout: number;
-}
-
-export interface WasmUnpoolParams {
-  dims: number;
-  kernel: WasmSize;
-  stride: WasmSize;
-  padding: WasmSize;
-  outputSizeCount: number;
-  outputSize: [number, number, number, number, number];
-  layout: number;
-}
-
-export interface WasmShapeResult {
-  status: StatusValue;
-  shape: WasmShape;
-}
-
-export interface WasmRangeResult {
-  status: StatusValue;
-  min: [number, number, number];
-  max: [number, number, number];
+/** Op codes of plan() and runSmall(). */
+export interface OpCodes {
+  maxPool: number;
+  maxUnpool: number;
+  maxPoolBackward: number;
+  maxUnpoolBackward: number;
 }
 
 export interface UnpoolWasmModule {
   HEAPU8: Uint8Array;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
-  Status: {
-    ok: StatusValue;
-    invalid_argument: StatusValue;
-    invalid_shape: StatusValue;
-    invalid_index: StatusValue;
-    output_size_out_of_range: StatusValue;
-    too_large: StatusValue;
-  };
-  maxPoolShape(p: WasmPoolParams, input: WasmShape): WasmShapeResult;
-  maxPool(p: WasmPoolParams, input: WasmShape, dtype: number, x: number,
-          y: number, indexType: number, indices: number): StatusValue;
-  maxUnpoolShape(p: WasmUnpoolParams, input: WasmShape): WasmShapeResult;
-  maxUnpoolOutputRange(p: WasmUnpoolParams, input: WasmShape): WasmRangeResult;
-  maxUnpool(p: WasmUnpoolParams, input: WasmShape, dtype: number, x: number,
-            indexType: number, indices: number, y: number): StatusValue;
-  maxPoolBackward(p: WasmPoolParams, inputShape: WasmShape,
-                  outputShape: WasmShape, dtype: number, gradOutput: number,
-                  indexType: number, indices: number,
-                  gradInput: number): StatusValue;
-  maxUnpoolBackward(dims: number, layout: number, gradOutputShape: WasmShape,
-                    indicesShape: WasmShape, dtype: number,
-                    gradOutput: number, indexType: number, indices: number,
-                    gradInput: number): StatusValue;
-  convertIndices(dims: number, layout: number, input: WasmShape,
-                 indicesShape: WasmShape, from: number, fromType: number,
-                 src: number, to: number, toType: number,
-                 dst: number): StatusValue;
-  // The fast path (bindings.cc, namespace fast): `s` is the heap address of
-  // the parameter block; the result is an unpool::Status code (0 ok).
-  _unpool_param_slots(): number;
-  _unpool_max_pool_shape(s: number): number;
-  _unpool_max_pool(s: number, dtype: number, x: number, y: number, indexType: number,
-                   indices: number): number;
-  _unpool_max_pool_small(s: number, dtype: number, x: number, indexType: number, out: number,
-                         capacity: number): number;
-  _unpool_max_unpool_small(s: number, dtype: number, x: number, indexType: number,
-                           indices: number, out: number, capacity: number): number;
-  _unpool_max_unpool_check(s: number, indexType: number, indices: number): number;
-  _unpool_max_unpool_shape(s: number): number;
-  _unpool_max_unpool_output_range(s: number): number;
-  _unpool_max_unpool(s: number, dtype: number, x: number, indexType: number, indices: number,
-                     y: number): number;
-  _unpool_max_pool_backward(s: number, dtype: number, gradOutput: number, indexType: number,
-                            indices: number, gradInput: number): number;
-  _unpool_max_unpool_backward(s: number, dtype: number, gradOutput: number, indexType: number,
-                              indices: number, gradInput: number): number;
-  statusName(status: StatusValue): string;
+  /** Read once at load. */
+  paramLayout(): ParamLayout;
+  /** Status names; index = unpool::Status code. */
+  statusNames(): string[];
+  /** Value dtype names; index = unpool::DType code. */
+  valueTypes(): string[];
+  /** Index dtype names; index = unpool::IndexType code. */
+  indexTypes(): string[];
+  opCodes(): OpCodes;
+  /** The message of the last failed call (taken: a second call gives ''). */
   lastError(): string;
   memoryUsage(): { heapBytes: number; inUseBytes: number };
+  /** A plan holder (heap address). */
+  createPlan(): number;
+  destroyPlan(plan: number): void;
+  /** Validates op `op` on the block into `plan`; writes the result shape to shapeOut. */
+  plan(op: number, plan: number, block: number, dtype: number, indexType: number): number;
+  /** Runs `plan` on planes [planeBegin, planeEnd) (-1: all); addresses in op order. */
+  runPlan(plan: number, a0: number, a1: number, a2: number, planeBegin: number,
+          planeEnd: number): number;
+  /** plan(), then runs into `out` when the results fit `capacity` bytes; -1: not run. */
+  runSmall(op: number, plan: number, block: number, dtype: number, indexType: number,
+           in0: number, in1: number, out: number, capacity: number): number;
+  /** Checks every index of a maxUnpool plan, writing nothing. */
+  checkIndices(plan: number, indices: number): number;
+  /** shapeA and the unpool params -> rangeMin, rangeMax. */
+  unpoolOutputRange(block: number): number;
+  /** dims, layout, shapeA = the pooled input, shapeB = the indices' shape. */
+  convertIndices(block: number, from: number, fromType: number, src: number, to: number,
+                 toType: number, dst: number): number;
 }
 
 export interface UnpoolModuleOptions {

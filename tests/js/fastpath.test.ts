@@ -1,22 +1,77 @@
-// The fast path's own contracts: the status codes it maps by number match
-// the embind enum, the parameter block and arena are allocated once (calls
-// leave the heap as they found it, small and large, failing or not), and a
-// small call does not fall back when its result fits the arena.
+// The runtime's own contracts: what it reads from the module at load (the
+// parameter block's layout, status names) is checked and used, the block
+// and arena are allocated once (calls leave the heap as they found it, small
+// and large, failing or not), and a small call does not fall back when its
+// result fits the arena.
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
-import { ARENA_BYTES, STATUS_NAMES } from '../../dist/core.js';
+import { ARENA_BYTES, Runtime, runtimeOf } from '../../dist/heap.js';
 import { wasm } from '../../dist/loader.js';
+import type { UnpoolWasmModule } from '../../dist/unpool.mjs';
 
 beforeAll(async () => {
   await unpool.init();
 });
 
-describe('fast path', () => {
-  it('status codes match the embind enum', () => {
-    const m = wasm('test') as unknown as { Status: Record<string, { value: number }> };
-    const names = Object.keys(m.Status).filter((k) => typeof m.Status[k]?.value === 'number');
-    expect(names.length).toBe(STATUS_NAMES.length);
-    for (const name of names) expect(STATUS_NAMES[m.Status[name].value], name).toBe(name);
+/** The loaded module with `overrides` in front of it. */
+function moduleWith(overrides: Partial<UnpoolWasmModule>): UnpoolWasmModule {
+  return Object.assign(Object.create(wasm('test') as object) as UnpoolWasmModule, overrides);
+}
+
+describe('runtime', () => {
+  it('status names come from the module: an UnpoolError carries the name of its code', () => {
+    const m = wasm('test');
+    const names = m.statusNames();
+    expect(runtimeOf(m).statusNames).toEqual(names);
+    expect(names[0]).toBe('ok');
+    const x = { data: new Float32Array(16), shape: [1, 1, 4, 4] };
+    for (const [call, code] of [
+      [() => unpool.maxPool2d(x, { kernelSize: 0 }), 1],
+      [() => unpool.maxPool2d({ data: new Float32Array(4), shape: [4] }, { kernelSize: 2 }), 2],
+      [() => unpool.maxUnpool2d({ data: new Float32Array(1), shape: [1, 1, 1, 1] },
+                                { data: new Int32Array([9]), shape: [1, 1, 1, 1] }, { kernelSize: 2 }), 3],
+    ] as const) {
+      try {
+        call();
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(unpool.UnpoolError);
+        expect((e as unpool.UnpoolError).code).toBe(names[code]);
+      }
+    }
+  });
+
+  it('takes the block layout from the module: every field it writes, none overlapping', () => {
+    const m = wasm('test');
+    const layout = m.paramLayout();
+    const rt = runtimeOf(m);
+    expect(rt.layout).toEqual(layout);
+    for (const f of ['dims', 'layout', 'ceilMode', 'outputSizeCount', 'kernel', 'stride', 'padding',
+      'dilation', 'outputSize', 'shapeA', 'shapeB', 'shapeOut', 'rangeMin', 'rangeMax']) {
+      expect(typeof layout[f], f).toBe('number');
+    }
+  });
+
+  it('refuses a module whose block layout disagrees, before allocating anything', () => {
+    const m = wasm('test');
+    const good = m.paramLayout();
+    const before = unpool.memoryUsage().inUseBytes;
+    const without = (field: string) => {
+      const l: Record<string, number> = { ...good };
+      delete l[field];
+      return l;
+    };
+    expect(() => new Runtime(moduleWith({ paramLayout: () => without('kernel') as never })))
+      .toThrow(/does not match this JavaScript \(its parameter block has no field 'kernel' of 5 slots\)/);
+    expect(() => new Runtime(moduleWith({ paramLayout: () => without('slots') as never })))
+      .toThrow(/does not match this JavaScript \(its parameter block has no slot count\)/);
+    expect(() => new Runtime(moduleWith({ paramLayout: () => ({ ...good, stride: good.kernel + 1 }) })))
+      .toThrow(/does not match this JavaScript \(parameter block fields '(kernel|stride)' and '(kernel|stride)' overlap\)/);
+    expect(() => new Runtime(moduleWith({ paramLayout: () => ({ ...good, rangeMax: good.slots - 1 }) })))
+      .toThrow(/no field 'rangeMax' of 3 slots/);
+    expect(() => new Runtime(moduleWith({ indexTypes: () => ['int32'] })))
+      .toThrow(/does not match this JavaScript \(it has no dtype 'int64'\)/);
+    expect(unpool.memoryUsage().inUseBytes).toBe(before);
   });
 
   it('small and large calls, failing or not, leave inUseBytes as it was', () => {
@@ -32,6 +87,56 @@ describe('fast path', () => {
       expect(unpool.memoryUsage().inUseBytes).toBe(before);
     }
     expect(ARENA_BYTES).toBeGreaterThan(0);
+  });
+
+  it('a kept plan serves only the same op, params, shapes and types: interleaved calls give the same bits', () => {
+    const v = (n: number) => Array.from({ length: n }, (_, i) => Math.sin(i * 1.7) * 10);
+    const x32 = { data: Float32Array.from(v(72)), shape: [1, 2, 6, 6] };
+    const x64 = { data: Float64Array.from(v(72)), shape: [1, 2, 6, 6] };
+    const big = { data: Float32Array.from(v(128)), shape: [1, 2, 8, 8] };
+    const calls: (() => unknown)[] = [
+      () => unpool.maxPool2d(x32, { kernelSize: 2 }),
+      () => unpool.maxPool2d(x64, { kernelSize: 2 }),
+      () => unpool.maxPool2d(x32, { kernelSize: 3 }),
+      () => unpool.maxPool2d(x32, { kernelSize: 2, indexType: 'int64' }),
+      () => unpool.maxPool2d(big, { kernelSize: 2 }),
+      () => unpool.maxPool2d(x32, { kernelSize: 2, layout: 'NHWC' }),
+      () => {
+        const p = unpool.maxPool2d(x32, { kernelSize: 2 });
+        return unpool.maxUnpool2d(p.output, p.indices, { kernelSize: 2 });
+      },
+    ];
+    const once = calls.map((f) => f());
+    const bad = () => unpool.maxPool2d(x32, { kernelSize: 0 });
+    for (let round = 0; round < 3; ++round) {
+      for (let i = calls.length - 1; i >= 0; --i) {
+        expect(bad).toThrow(unpool.UnpoolError);
+        expect(calls[i](), `call ${i}, round ${round}`).toEqual(once[i]);
+        expect(calls[i](), `call ${i} again`).toEqual(once[i]);
+      }
+    }
+  });
+
+  it('backward ops take the small path too: one crossing, no plan() or runPlan()', () => {
+    const m = wasm('test') as unknown as Record<string, (...a: number[]) => number>;
+    const x = { data: Float32Array.from({ length: 64 }, (_, i) => Math.cos(i)), shape: [1, 1, 8, 8] };
+    const p = unpool.maxPool2d(x, { kernelSize: 2 });
+    const go = { data: Float32Array.from({ length: 64 }, (_, i) => i), shape: [1, 1, 8, 8] };
+    const calls: string[] = [];
+    const originals = Object.fromEntries(['plan', 'runPlan', 'runSmall'].map((k) => [k, m[k]]));
+    for (const k of Object.keys(originals)) {
+      m[k] = (...a: number[]) => {
+        calls.push(k);
+        return originals[k](...a);
+      };
+    }
+    try {
+      unpool.maxPool2dBackward(p.output, p.indices, { inputShape: x.shape, kernelSize: 2 });
+      unpool.maxUnpool2dBackward(go, p.indices);
+    } finally {
+      Object.assign(m, originals);
+    }
+    expect(calls).toEqual(['runSmall', 'runSmall']);
   });
 
   it('results at the arena boundary are exact (small path and general path agree)', () => {

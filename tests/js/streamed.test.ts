@@ -1,5 +1,5 @@
 // Large channels-first calls with host data are streamed range of planes by
-// range of planes (ops.ts, `streamed`): results must be the reference's bits
+// range of planes (streamed.ts): results must be the reference's bits
 // whatever the split (ranges that do not divide the planes, a plane larger
 // than a range's budget), for every way results leave the call (fresh
 // arrays, `out`, resident) and inputs arrive (host, resident); a bad index
@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as u from '../../dist/index.js';
 import type { FloatArray, IndexArray, Tensor } from '../../dist/index.js';
-import { STREAM_BYTES } from '../../dist/ops.js';
+import { STREAM_BYTES } from '../../dist/streamed.js';
 import { wasm } from '../../dist/loader.js';
 import { refPool, refUnpool, sameBits } from './reference.js';
 import { rng } from './rng.js';
@@ -70,7 +70,7 @@ function ownsItsBuffer(a: ArrayBufferView, ctor: Function): boolean {
 }
 const asNumbers = (i: IndexArray) => Array.from(i as ArrayLike<number | bigint>, Number);
 
-/** Counts the calls of core export `name` while `f` runs (the second time). */
+/** Counts the calls of module function `name` while `f` runs (the second time). */
 function coreCalls(name: string, f: () => void): number {
   f();  // the glue binds an export to the module's function on its first call
   const m = wasm('test') as unknown as Record<string, (...a: number[]) => number>;
@@ -94,12 +94,12 @@ describe('streaming', () => {
     const x = { data: values(numel(shape), false, 1), shape };
     const perPlane = 40 * 41 * 4 + 20 * 20 * 8;
     const step = Math.floor(STREAM_BYTES / perPlane);
-    expect(coreCalls('_unpool_max_pool', () => pool(2, x, { kernelSize: 2 }))).toBe(Math.ceil(150 / step));
+    expect(coreCalls('runPlan', () => pool(2, x, { kernelSize: 2 }))).toBe(Math.ceil(150 / step));
     // Resident in and out: nothing to stream, one call.
     const xr = u.uploadTensor(x);
     const r = pool(2, xr, { kernelSize: 2, resident: true }) as unknown as
         { output: u.WasmTensor; indices: u.WasmTensor };
-    expect(coreCalls('_unpool_max_pool', () => {
+    expect(coreCalls('runPlan', () => {
       const again = pool(2, xr, { kernelSize: 2, resident: true }) as unknown as
           { output: u.WasmTensor; indices: u.WasmTensor };
       again.output.dispose();
@@ -108,7 +108,7 @@ describe('streaming', () => {
     const p = pool(2, x, { kernelSize: 2 });
     const perUnpool = 20 * 20 * 8 + 40 * 41 * 4;
     const o = { kernelSize: 2, outputSize: [40, 41] };
-    expect(coreCalls('_unpool_max_unpool', () => unpool(2, p.output, p.indices, o)))
+    expect(coreCalls('runPlan', () => unpool(2, p.output, p.indices, o)))
       .toBe(Math.ceil(150 / Math.floor(STREAM_BYTES / perUnpool)));
     [xr, r.output, r.indices].forEach((t) => t.dispose());
   });

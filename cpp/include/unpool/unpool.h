@@ -17,16 +17,26 @@
 
 namespace unpool {
 
-// Result of every entry point. The numeric values are part of the JS API.
+// Result of every entry point: X(enumerator, code, name). The codes are part
+// of the JS API, and this list is the only place the names are written: it
+// feeds status_name() and the bindings' statusNames().
+#define UNPOOL_STATUS_LIST(X)                                                \
+  X(kOk, 0, "ok")                                                            \
+  /* a parameter (kernel, stride, padding, ...) is bad */                    \
+  X(kInvalidArgument, 1, "invalid_argument")                                 \
+  /* a tensor has the wrong rank, an empty dim, or does not match another */ \
+  X(kInvalidShape, 2, "invalid_shape")                                       \
+  /* an index lies outside its plane */                                      \
+  X(kInvalidIndex, 3, "invalid_index")                                       \
+  /* unpool outputSize outside the valid range */                            \
+  X(kOutputSizeOutOfRange, 4, "output_size_out_of_range")                   \
+  /* a size overflows 64-bit arithmetic or the chosen index type */          \
+  X(kTooLarge, 5, "too_large")
+
 enum class Status : int32_t {
-  kOk = 0,
-  kInvalidArgument = 1,     // a parameter (kernel, stride, padding, ...) is bad
-  kInvalidShape = 2,        // a tensor has the wrong rank, an empty dim, or
-                            // does not match another tensor
-  kInvalidIndex = 3,        // an index lies outside its plane
-  kOutputSizeOutOfRange = 4,  // unpool outputSize outside the valid range
-  kTooLarge = 5,            // a size overflows 64-bit arithmetic or the
-                            // chosen index type
+#define UNPOOL_STATUS_ENUMERATOR(e, code, name) e = code,
+  UNPOOL_STATUS_LIST(UNPOOL_STATUS_ENUMERATOR)
+#undef UNPOOL_STATUS_ENUMERATOR
 };
 
 // Short stable name of a status ("ok", "invalid_argument", ...).

@@ -1,0 +1,75 @@
+// The parameter block's doubles as the core's types (see param_block.h).
+#include "param_block.h"
+
+#include <cmath>
+
+namespace unpool_bindings {
+
+// Doubles the TS layer let through are integers below 2^53; anything else
+// (only reachable by calling the bindings directly) is mapped to a value the
+// operator layer rejects instead of a cast with undefined behaviour.
+int64_t to_i64(double v) {
+  if (!(std::fabs(v) < 9.0e18)) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
+namespace {
+
+int32_t to_i32(double v) {
+  const int64_t i = to_i64(v);
+  return i < INT32_MIN || i > INT32_MAX ? INT32_MIN : static_cast<int32_t>(i);
+}
+
+unpool::SizeArg read_size(const double* s) {
+  unpool::SizeArg out;
+  out.count = to_i32(s[0]);
+  out.list = s[1] != 0;
+  for (int i = 0; i < unpool::kMaxSpatialDims; ++i) out.values[i] = to_i64(s[2 + i]);
+  return out;
+}
+
+}  // namespace
+
+// An unknown code is passed on as it is: the core rejects it with a message.
+unpool::Layout read_layout(const ParamBlock& b) {
+  return static_cast<unpool::Layout>(to_i32(b.layout[0]));
+}
+
+unpool::Shape read_shape(const double* s) {
+  unpool::Shape out;
+  out.rank = to_i32(s[0]);
+  if (out.rank < 0 || out.rank > unpool::kMaxRank) out.rank = unpool::kMaxRank + 1;
+  for (int i = 0; i < unpool::kMaxRank; ++i) out.dims[i] = to_i64(s[1 + i]);
+  return out;
+}
+
+void write_shape(const unpool::Shape& shape, double* s) {
+  s[0] = shape.rank;
+  for (int i = 0; i < unpool::kMaxRank; ++i) s[1 + i] = static_cast<double>(shape.dims[i]);
+}
+
+unpool::PoolParams read_pool(const ParamBlock& b) {
+  unpool::PoolParams p;
+  p.dims = to_i32(b.dims[0]);
+  p.ceil_mode = b.ceil_mode[0] != 0;
+  p.kernel = read_size(b.kernel);
+  p.stride = read_size(b.stride);
+  p.padding = read_size(b.padding);
+  p.dilation = read_size(b.dilation);
+  p.layout = read_layout(b);
+  return p;
+}
+
+unpool::UnpoolParams read_unpool(const ParamBlock& b) {
+  unpool::UnpoolParams p;
+  p.dims = to_i32(b.dims[0]);
+  p.output_size_count = to_i32(b.output_size_count[0]);
+  p.kernel = read_size(b.kernel);
+  p.stride = read_size(b.stride);
+  p.padding = read_size(b.padding);
+  for (int i = 0; i < unpool::kMaxRank; ++i) p.output_size[i] = to_i64(b.output_size[i]);
+  p.layout = read_layout(b);
+  return p;
+}
+
+}  // namespace unpool_bindings

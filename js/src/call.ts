@@ -1,0 +1,87 @@
+// What a call is, as the ops describe it to the engine: its inputs (host
+// data or resident tensors, checked here), its outputs, and how their
+// results leave it.
+import { DType, DTYPES, Kind, namesOf, TensorData } from './dtypes.js';
+import type { OpName } from './heap.js';
+import { addressOf, WasmTensor } from './resident.js';
+import { checkTensor } from './tensor.js';
+
+/** A tensor argument: host data to copy in, or a resident tensor read in place. */
+export interface Input {
+  shape: number[];
+  /** Host data (undefined for a resident tensor). */
+  data: TensorData | undefined;
+  /** Heap address of a resident tensor (0 for host data). */
+  address: number;
+  dtype: DType;
+  byteLength: number;
+}
+
+export function checkInput(fn: string, name: string, value: unknown, kind: Kind): Input {
+  if (value instanceof WasmTensor) {
+    const address = addressOf(fn, name, value);
+    const type = DTYPES[value.dtype as DType];
+    if (type.kind !== kind) {
+      throw new TypeError(`${fn}: ${name} must hold ${namesOf(kind)} data, got a ` +
+          `WasmTensor of ${type.dtype}`);
+    }
+    // The shape is frozen: read, never written, so no copy.
+    return {
+      shape: value.shape as number[], data: undefined, address, dtype: type.dtype,
+      byteLength: value.size * type.bytes,
+    };
+  }
+  const t = checkTensor(fn, name, value, kind);
+  return {
+    shape: t.shape, data: t.data, address: 0, dtype: t.type.dtype,
+    byteLength: t.data.length * t.type.bytes,
+  };
+}
+
+/** One result of a call, as the op describes it. */
+export interface OutputSpec {
+  dtype: DType;
+  /** Its `out` option's name in messages ('out', 'out.output', ...). */
+  name: string;
+  /** The caller's array for it (undefined: none), checked against the result. */
+  out: unknown;
+  /**
+   * Its shape when known before the core runs (its `out` is then checked
+   * before the core's checks); otherwise the core's result shape.
+   */
+  shape: number[] | undefined;
+}
+
+/** A call: the op, its element types, inputs and outputs in op order. */
+export interface Call {
+  fn: string;
+  op: OpName;
+  dtype: DType;
+  indexType: DType;
+  inputs: Input[];
+  outputs: OutputSpec[];
+  /** Results stay in module memory (WasmTensors). */
+  resident: boolean;
+  dims: number;
+  layout: 0 | 1;
+  /**
+   * Whether a large channels-first call may run range of planes by range:
+   * the core must take plane ranges for the op.
+   */
+  streams: boolean;
+  /**
+   * Streamed into `out`: the input copied whole and checked (checkIndices)
+   * before the first range is written, so that a bad index leaves `out` as
+   * it was (-1: none).
+   */
+  checkFirst: number;
+}
+
+/** How a result leaves the call. */
+export type Sink = { kind: 'fresh' } | { kind: 'out'; array: TensorData } | { kind: 'resident' };
+
+export interface Output {
+  dtype: DType;
+  shape: number[];
+  sink: Sink;
+}

@@ -1,0 +1,171 @@
+// The one call engine every op goes through. An op has written its geometry
+// and shapes into the parameter block and describes its inputs (host data or
+// resident tensors) and outputs (fresh arrays, the caller's `out` arrays, or
+// resident tensors); execute() picks the path:
+// - small: inputs fit half the arena: one crossing (runSmall) plans and runs
+//   into the arena, no allocation;
+// - streamed (streamed.ts): a large channels-first call with host data runs
+//   range of planes by range of planes through a buffer that stays in cache,
+//   for ops whose Call says `streams`;
+// - whole: one heap block for every buffer, one run.
+import type { Call, Output, OutputSpec, Sink } from './call.js';
+import { DTYPES, TensorData } from './dtypes.js';
+import { ARENA_BYTES, HeapBlock, Runtime } from './heap.js';
+import { checkOut } from './options.js';
+import { addressOf, allocTensor, WasmTensor } from './resident.js';
+import { streamed } from './streamed.js';
+import { numel, Tensor } from './tensor.js';
+
+const FRESH: Sink = { kind: 'fresh' };
+const RESIDENT: Sink = { kind: 'resident' };
+const NOT_RUN = -1;
+const round8 = (bytes: number) => Math.ceil(bytes / 8) * 8;
+
+function outputOf(c: Call, o: OutputSpec, shape: number[]): Output {
+  const sink: Sink = c.resident ? RESIDENT : o.out === undefined ? FRESH
+    : { kind: 'out', array: checkOut(c.fn, o.name, o.out, o.dtype, numel(shape)) };
+  return { dtype: o.dtype, shape, sink };
+}
+
+/** The outputs, with the core's result shape (in the block) where the op gave none. */
+function outputsOf(rt: Runtime, c: Call): Output[] {
+  let core: number[] | undefined;
+  const outputs: Output[] = [];
+  for (const o of c.outputs) {
+    let shape = o.shape;
+    if (shape === undefined) shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
+    outputs.push(outputOf(c, o, shape));
+  }
+  return outputs;
+}
+
+/** Whether every output's shape is known before the core runs. */
+function shapesKnown(c: Call): boolean {
+  for (const o of c.outputs) if (o.shape === undefined) return false;
+  return true;
+}
+
+/** Runs a call on the path that suits it; returns its results in op order. */
+export function execute(rt: Runtime, c: Call): (Tensor | WasmTensor)[] {
+  // Outputs of known shapes first: their `out` errors come before the core's.
+  const known = shapesKnown(c) ? outputsOf(rt, c) : undefined;
+  if (!c.resident) {
+    const r = small(rt, c, known);
+    if (r !== undefined) return r;
+  }
+  const plan = rt.plans[c.op];
+  rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.codes[c.dtype], rt.codes[c.indexType]));
+  const outputs = known ?? outputsOf(rt, c);
+  return (c.streams && c.layout === 0 ? streamed(rt, c, outputs, plan) : undefined) ??
+      whole(rt, c, outputs, plan);
+}
+
+// ---- small calls: one crossing, no allocation -------------------------------------
+// Host inputs are copied to the start of the arena; the core plans and runs
+// in one call, writing the results after the inputs when they fit.
+
+function small(rt: Runtime, c: Call, known: Output[] | undefined):
+    (Tensor | WasmTensor)[] | undefined {
+  let bytes = 0;
+  for (const i of c.inputs) if (i.address === 0) bytes += round8(i.byteLength);
+  if (bytes > ARENA_BYTES / 2) return undefined;
+  const addresses = [0, 0];
+  let at = rt.arena;
+  for (let k = 0; k < c.inputs.length; ++k) {
+    const i = c.inputs[k];
+    if (i.address !== 0) {
+      addresses[k] = i.address;
+    } else {
+      (rt.heapViews[i.dtype] as { set(a: TensorData, offset: number): void })
+          .set(i.data!, at / DTYPES[i.dtype].bytes);
+      addresses[k] = at;
+      at += round8(i.byteLength);
+    }
+  }
+  const code = rt.m.runSmall(rt.ops[c.op], rt.plans[c.op], rt.block, rt.codes[c.dtype],
+                             rt.codes[c.indexType], addresses[0], addresses[1], at,
+                             rt.arena + ARENA_BYTES - at);
+  if (code === NOT_RUN) return undefined;
+  rt.check(code);
+  // Results follow the inputs, each 8-aligned; no Output records on this path.
+  let core: number[] | undefined;
+  const results: Tensor[] = [];
+  for (let k = 0; k < c.outputs.length; ++k) {
+    const o = c.outputs[k];
+    const sink = known?.[k].sink;
+    let shape = o.shape;
+    if (shape === undefined) shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
+    const n = numel(shape);
+    const out = sink !== undefined ? (sink.kind === 'out' ? sink.array : undefined)
+      : o.out === undefined ? undefined : checkOut(c.fn, o.name, o.out, o.dtype, n);
+    const type = DTYPES[o.dtype];
+    const view = type.view(rt.heap, at, n);
+    at += round8(n * type.bytes);
+    if (out !== undefined) {
+      (out as { set(a: TensorData): void }).set(view);
+      results.push({ data: out, shape });
+    } else {
+      results.push({ data: type.copy(view), shape });
+    }
+  }
+  return results;
+}
+
+// ---- whole calls: one block, one run ----------------------------------------------
+
+function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
+    (Tensor | WasmTensor)[] {
+  const { fn, inputs } = c;
+  const nIn = inputs.length;
+  const sizes: number[] = [];
+  const counts: number[] = [];
+  for (const i of inputs) sizes.push(i.address === 0 ? i.byteLength : 0);
+  for (const o of outputs) {
+    const n = numel(o.shape);
+    counts.push(n);
+    sizes.push(o.sink.kind === 'resident' ? 0 : n * DTYPES[o.dtype].bytes);
+  }
+  const resident: (WasmTensor | undefined)[] = [];
+  let block: HeapBlock | undefined;
+  try {
+    for (const o of outputs) {
+      resident.push(o.sink.kind === 'resident' ? allocTensor(rt.m, fn, o.dtype, o.shape) : undefined);
+    }
+    block = new HeapBlock(rt, fn, sizes);
+    const a = [0, 0, 0];
+    for (let k = 0; k < nIn; ++k) {
+      const i = inputs[k];
+      if (i.address !== 0) {
+        a[k] = i.address;
+      } else {
+        (block.view(k, i.dtype, i.data!.length) as { set(a: TensorData): void }).set(i.data!);
+        a[k] = block.ptrs[k];
+      }
+    }
+    for (let k = 0; k < outputs.length; ++k) {
+      const r = resident[k];
+      a[nIn + k] = r !== undefined ? addressOf(fn, 'result', r) : block.ptrs[nIn + k];
+    }
+    rt.check(rt.m.runPlan(plan, a[0], a[1], a[2], 0, -1));
+    const results: (Tensor | WasmTensor)[] = [];
+    for (let k = 0; k < outputs.length; ++k) {
+      const { dtype, shape, sink } = outputs[k];
+      if (sink.kind === 'resident') {
+        results.push(resident[k]!);
+        continue;
+      }
+      const view = block.view(nIn + k, dtype, counts[k]);
+      if (sink.kind === 'out') {
+        (sink.array as { set(a: TensorData): void }).set(view);
+        results.push({ data: sink.array, shape });
+      } else {
+        results.push({ data: DTYPES[dtype].copy(view), shape });
+      }
+    }
+    resident.length = 0;  // handed over
+    return results;
+  } finally {
+    block?.free();
+    for (const r of resident) r?.dispose();
+  }
+}

@@ -1,0 +1,242 @@
+// Option parsing of every op: what only JavaScript can check (types,
+// integer-ness, lengths); geometry itself is checked by the core. Every op's
+// geometry becomes one Geometry record, which heap.ts writes into the
+// parameter block whole (fields an op does not use at their defaults).
+import { DType, DTYPES, FloatArray, IndexArray, TensorData } from './dtypes.js';
+import { Layout, layoutCode } from './layout.js';
+import type { IndexType } from './tensor.js';
+import { checkInteger, describe, MAX_RANK } from './tensor.js';
+
+/** Pool geometry as the user gives it. */
+export interface PoolGeometry {
+  kernelSize?: number | readonly number[];
+  stride?: number | readonly number[] | null;
+  padding?: number | readonly number[];
+  dilation?: number | readonly number[];
+  ceilMode?: boolean;
+  /** Channels-first ('NCHW', default) or channels-last ('NHWC'); 1d/3d likewise. */
+  layout?: Layout;
+}
+
+/** Unpool geometry as the user gives it. */
+export interface UnpoolGeometry {
+  kernelSize: number | readonly number[];
+  stride?: number | readonly number[] | null;
+  padding?: number | readonly number[];
+  outputSize?: readonly number[] | null;
+  /** Channels-first ('NCHW', default) or channels-last ('NHWC'); 1d/3d likewise. */
+  layout?: Layout;
+}
+
+/** Where results go: fresh arrays (default), caller arrays, or module memory. */
+export interface ResultOptions<O> {
+  /**
+   * Arrays to write the result into instead of fresh ones: of the result's
+   * type and exactly its length (a subarray is fine). The result's `data` is
+   * this array.
+   */
+  out?: O;
+  /**
+   * Keep the result in the module's memory as WasmTensor(s) (no copy out),
+   * for chaining into the next op. Dispose them when done. Not with `out`.
+   */
+  resident?: boolean;
+}
+
+/** Options of maxPool1d/2d/3d. */
+export interface MaxPoolOptions extends PoolGeometry,
+    ResultOptions<{ output?: FloatArray; indices?: IndexArray }> {
+  /** Size of the window: a number for every spatial dim, or one per dim. */
+  kernelSize: number | readonly number[];
+  /** Index dtype of the result: 'int32' (Int32Array, default) or 'int64' (BigInt64Array). */
+  indexType?: IndexType;
+}
+
+/** Options of maxPool1d/2d/3dBackward. */
+export interface MaxPoolBackwardOptions extends PoolGeometry, ResultOptions<FloatArray> {
+  /** Shape of the pooled input, which is also the shape of the result. */
+  inputShape: readonly number[];
+}
+
+/** Options of maxUnpool1d/2d/3d. */
+export interface MaxUnpoolOptions extends UnpoolGeometry, ResultOptions<FloatArray> {}
+
+/** Options of maxUnpool1d/2d/3dBackward. */
+export interface MaxUnpoolBackwardOptions extends ResultOptions<FloatArray> {
+  /** Layout of gradOutput and indices: channels-first (default) or channels-last. */
+  layout?: Layout;
+}
+
+/**
+ * A size argument for the core (unpool::SizeArg): `count` entries of
+ * `values` are used; `list` tells an array the user gave from a scalar.
+ */
+export interface SizeArg {
+  count: number;
+  list: boolean;
+  values: [number, number, number];
+}
+
+/** The geometry of any op, as the parameter block holds it. */
+export interface Geometry {
+  dims: number;
+  /** unpool::Layout: 0 channels-first, 1 channels-last. */
+  layout: 0 | 1;
+  ceilMode: boolean;
+  /** -1: the default output size. */
+  outputSizeCount: number;
+  kernel: SizeArg;
+  stride: SizeArg;
+  padding: SizeArg;
+  dilation: SizeArg;
+  outputSize: [number, number, number, number, number];
+}
+
+const NOT_GIVEN: SizeArg = { count: 0, list: false, values: [0, 0, 0] };
+const NO_OUTPUT_SIZE: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+
+function checkObject(fn: string, g: unknown): void {
+  if (g === null || typeof g !== 'object') {
+    throw new TypeError(`${fn}: options must be an object, got ${describe(g)}`);
+  }
+}
+
+/**
+ * A size option: a number (every spatial dim) or an array (checked by the
+ * core: one entry per dim, or one entry for every dim in pools; an empty
+ * stride array is the default, as in PyTorch). `undefined` is the default,
+ * and so is `null` for a stride.
+ */
+export function sizeArg(fn: string, name: string, value: unknown, required = false): SizeArg {
+  if (value === undefined || (name === 'stride' && value === null)) {
+    if (required) throw new TypeError(`${fn}: ${name} is required`);
+    return NOT_GIVEN;
+  }
+  if (typeof value === 'number') {
+    return { count: 1, list: false, values: [checkInteger(fn, name, value), 0, 0] };
+  }
+  if (!Array.isArray(value)) {
+    throw new TypeError(`${fn}: ${name} must be a number or an array of numbers, got ${describe(value)}`);
+  }
+  // Entries past the third are never used (the core rejects such lengths);
+  // holes of a sparse array are undefined, not skipped.
+  const count = value.length;
+  if (count > 0x7fffffff) {
+    throw new RangeError(`${fn}: ${name} has ${count} entries; expected at most 3`);
+  }
+  const values: [number, number, number] = [0, 0, 0];
+  for (let i = 0; i < Math.min(count, 3); ++i) {
+    values[i] = checkInteger(fn, name, value[i], i);
+  }
+  return { count, list: true, values };
+}
+
+export function poolGeometry(fn: string, dims: number, g: PoolGeometry,
+                             kernelRequired: boolean): Geometry {
+  checkObject(fn, g);
+  if (g.ceilMode !== undefined && typeof g.ceilMode !== 'boolean') {
+    throw new TypeError(`${fn}: ceilMode=${describe(g.ceilMode)} must be a boolean`);
+  }
+  return {
+    dims,
+    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, kernelRequired),
+    stride: sizeArg(fn, 'stride', g.stride),
+    padding: sizeArg(fn, 'padding', g.padding),
+    dilation: sizeArg(fn, 'dilation', g.dilation),
+    ceilMode: g.ceilMode ?? false,
+    layout: layoutCode(fn, dims, g.layout),
+    outputSizeCount: -1,
+    outputSize: NO_OUTPUT_SIZE,
+  };
+}
+
+export function unpoolGeometry(fn: string, dims: number, g: UnpoolGeometry): Geometry {
+  checkObject(fn, g);
+  const outputSize: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  let outputSizeCount = -1;
+  const os: unknown = g.outputSize;
+  if (os !== undefined && os !== null) {
+    if (!Array.isArray(os)) {
+      throw new TypeError(`${fn}: outputSize must be an array of integers, got ${describe(os)}`);
+    }
+    const count = os.length;
+    if (count > MAX_RANK) {
+      throw new RangeError(`${fn}: outputSize=${describe(os)} has ${count} entries; ` +
+          `expected ${dims}, ${dims + 1} or ${dims + 2}`);
+    }
+    // Index by index: holes of a sparse array are undefined, not skipped.
+    for (let i = 0; i < count; ++i) outputSize[i] = checkInteger(fn, 'outputSize', os[i], i);
+    outputSizeCount = count;
+  }
+  return {
+    dims,
+    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, true),
+    stride: sizeArg(fn, 'stride', g.stride),
+    padding: sizeArg(fn, 'padding', g.padding),
+    dilation: NOT_GIVEN,
+    ceilMode: false,
+    outputSizeCount,
+    outputSize,
+    layout: layoutCode(fn, dims, g.layout),
+  };
+}
+
+/** The geometry of an op that has only dims and a layout (unpool backward). */
+export function plainGeometry(dims: number, layout: 0 | 1): Geometry {
+  return {
+    dims, layout, ceilMode: false, outputSizeCount: -1, kernel: NOT_GIVEN, stride: NOT_GIVEN,
+    padding: NOT_GIVEN, dilation: NOT_GIVEN, outputSize: NO_OUTPUT_SIZE,
+  };
+}
+
+/** The index dtype an `indexType` option names. */
+export function indexTypeOf(fn: string, value: unknown): DType {
+  if (value === undefined || value === 'int32') return 'int32';
+  if (value === 'int64') return 'int64';
+  throw new TypeError(`${fn}: indexType=${describe(value)} must be 'int32' or 'int64'`);
+}
+
+/** Reads `resident` and `out` of an options object (not yet checking `out`'s arrays). */
+export function resultMode(fn: string, options: ResultOptions<unknown> | undefined):
+    { resident: boolean; out: unknown } {
+  if (options === undefined) return { resident: false, out: undefined };
+  const { resident, out } = options;
+  if (resident !== undefined && typeof resident !== 'boolean') {
+    throw new TypeError(`${fn}: resident=${describe(resident)} must be a boolean`);
+  }
+  if (resident === true && out !== undefined) {
+    throw new TypeError(`${fn}: out and resident: true exclude each other`);
+  }
+  return { resident: resident === true, out };
+}
+
+/** The `out` arrays of a pool: `{ output?, indices? }`. */
+export function poolOut(fn: string, out: unknown): [unknown, unknown] {
+  if (out === undefined) return [undefined, undefined];
+  if (out === null || typeof out !== 'object' || ArrayBuffer.isView(out)) {
+    throw new TypeError(`${fn}: out must be an object { output?, indices? }, got ${describe(out)}`);
+  }
+  const { output, indices } = out as { output?: unknown; indices?: unknown };
+  return [output, indices];
+}
+
+const TAG = Object.getOwnPropertyDescriptor(
+    Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get!;
+const LENGTH = Object.getOwnPropertyDescriptor(
+    Object.getPrototypeOf(Int8Array.prototype) as object, 'length')!.get!;
+
+/** Checks a caller-supplied `out` array: its type must be `dtype`'s and its length `n`. */
+export function checkOut(fn: string, name: string, value: unknown, dtype: DType,
+                         n: number): TensorData {
+  const tag = ArrayBuffer.isView(value) ? TAG.call(value) as string | undefined : undefined;
+  const want = DTYPES[dtype].tag;
+  if (tag !== want) {
+    throw new TypeError(`${fn}: ${name} must be a ${want} (the result's type), ` +
+        `got ${describe(value)}`);
+  }
+  const length = LENGTH.call(value) as number;
+  if (length !== n) {
+    throw new RangeError(`${fn}: ${name} has length ${length}; the result has ${n} elements`);
+  }
+  return value as TensorData;
+}

@@ -1,0 +1,60 @@
+// The layers, lowest first, and the rule that no import runs from a lower
+// layer to a higher one: ukernels -> operators (cpp/src) -> bindings
+// (cpp/bindings, which see only the public header) -> TS core -> TS API.
+// Type-only imports count too. Node only: it reads the sources.
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url);
+const read = (path: string) => fs.readFileSync(new URL(path, root), 'utf8');
+const list = (dir: string) => fs.readdirSync(new URL(dir, root));
+
+/** js/src files by layer, lowest first; a file may import only from lower layers. */
+const TS_LAYERS: readonly (readonly string[])[] = [
+  ['unpool.d.mts', 'unpool-scalar.d.mts'],  // the glue's types: the bindings
+  ['dtypes.ts'],
+  ['tensor.ts'],
+  ['layout.ts'],
+  ['options.ts'],
+  ['heap.ts'],
+  ['loader.ts'],
+  ['resident.ts'],
+  ['call.ts'],
+  ['streamed.ts'],
+  ['engine.ts'],
+  ['ops.ts'],
+  ['functional.ts', 'modules.ts', 'interop.ts'],
+  ['index.ts'],
+];
+
+const layerOf = (file: string) => TS_LAYERS.findIndex((l) => l.includes(file));
+
+describe('layers', () => {
+  it('every js/src file has a layer', () => {
+    for (const f of list('js/src/')) expect(layerOf(f), f).toBeGreaterThanOrEqual(0);
+  });
+
+  it('js/src imports only from lower layers', () => {
+    for (const f of list('js/src/').filter((f) => f.endsWith('.ts') && !f.endsWith('.d.mts'))) {
+      const imports = [...read(`js/src/${f}`).matchAll(/from '\.\/([\w-]+)\.(m?js)'/g)]
+        .map((m) => (m[2] === 'mjs' ? `${m[1]}.d.mts` : `${m[1]}.ts`));
+      for (const target of imports) {
+        expect(layerOf(target), `${f} imports ${target}`).toBeLessThan(layerOf(f));
+      }
+    }
+  });
+
+  it('the bindings include only the public header of the core, and nothing includes them', () => {
+    for (const f of list('cpp/bindings/')) {
+      for (const m of read(`cpp/bindings/${f}`).matchAll(/#include "([^"]+)"/g)) {
+        const ok = m[1] === 'unpool/unpool.h' || list('cpp/bindings/').includes(m[1]);
+        expect(ok, `cpp/bindings/${f} includes ${m[1]}`).toBe(true);
+      }
+    }
+    for (const dir of ['cpp/src/', 'cpp/src/ukernels/', 'cpp/include/unpool/']) {
+      for (const f of list(dir).filter((f) => /\.(h|cc|inc)$/.test(f))) {
+        expect(read(`${dir}${f}`), `${dir}${f}`).not.toMatch(/#include "(\.\.\/)*(bindings\/|param_block|plan_holder)/);
+      }
+    }
+  });
+});
