@@ -270,7 +270,6 @@ unpool::PoolParams read_pool(const double* s) {
   p.padding = read_size(s + kParams + 12);
   p.dilation = read_size(s + kParams + 17);
   p.layout = read_layout(s);
-  p.planes = read_planes(s);
   return p;
 }
 
@@ -284,7 +283,6 @@ unpool::UnpoolParams read_unpool(const double* s) {
   p.padding = read_size(s + kParams + 12);
   for (int i = 0; i < unpool::kMaxRank; ++i) p.output_size[i] = to_i64(s[kParams + 17 + i]);
   p.layout = read_layout(s);
-  p.planes = read_planes(s);
   return p;
 }
 
@@ -323,9 +321,15 @@ EMSCRIPTEN_KEEPALIVE int32_t unpool_max_pool_shape(double* s) {
 EMSCRIPTEN_KEEPALIVE int32_t unpool_max_pool(double* s, int32_t dtype, uintptr_t x,
                                              uintptr_t y, int32_t index_type,
                                              uintptr_t indices) {
-  return fast::code(unpool::max_pool(fast::read_pool(s), fast::read_shape(s + fast::kShapeA),
-                                     dtype_of(dtype), ptr(x), ptr(y), itype_of(index_type),
-                                     ptr(indices), &last_error()));
+  unpool::Plan plan;
+  unpool::Status st = unpool::plan_max_pool(fast::read_pool(s), fast::read_shape(s + fast::kShapeA),
+                                            dtype_of(dtype), itype_of(index_type), &plan,
+                                            &last_error());
+  if (st == unpool::Status::kOk) {
+    st = unpool::run_max_pool(plan, fast::read_planes(s), ptr(x), ptr(y), ptr(indices),
+                              &last_error());
+  }
+  return fast::code(st);
 }
 
 // Small calls in one crossing: computes the pooled shape (into kShapeOut)
@@ -391,9 +395,16 @@ EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool_output_range(double* s) {
 EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool(double* s, int32_t dtype, uintptr_t x,
                                                int32_t index_type, uintptr_t indices,
                                                uintptr_t y) {
-  return fast::code(unpool::max_unpool(fast::read_unpool(s), fast::read_shape(s + fast::kShapeA),
-                                       dtype_of(dtype), ptr(x), itype_of(index_type),
-                                       ptr(indices), ptr(y), &last_error()));
+  unpool::Plan plan;
+  unpool::Status st = unpool::plan_max_unpool(fast::read_unpool(s),
+                                              fast::read_shape(s + fast::kShapeA),
+                                              dtype_of(dtype), itype_of(index_type), &plan,
+                                              &last_error());
+  if (st == unpool::Status::kOk) {
+    st = unpool::run_max_unpool(plan, fast::read_planes(s), ptr(x), ptr(indices), ptr(y),
+                                &last_error());
+  }
+  return fast::code(st);
 }
 
 EMSCRIPTEN_KEEPALIVE int32_t unpool_max_unpool_check(double* s, int32_t index_type,
