@@ -54,25 +54,26 @@ val param_layout() {
 // Index = unpool::Status code.
 val status_names() {
   val names = val::array();
-#define UNPOOL_STATUS_NAME(e, c, name) names.set(c, val(unpool::status_name(unpool::Status::e)));
+#define UNPOOL_STATUS_NAME(e, c, name) names.set(c, val(name));
   UNPOOL_STATUS_LIST(UNPOOL_STATUS_NAME)
 #undef UNPOOL_STATUS_NAME
   return names;
 }
 
-// Index = unpool::DType / unpool::IndexType code.
-static_assert(static_cast<int>(unpool::DType::kFloat32) == 0 &&
-              static_cast<int>(unpool::DType::kFloat64) == 1, "valueTypes()");
-static_assert(static_cast<int>(unpool::IndexType::kInt32) == 0 &&
-              static_cast<int>(unpool::IndexType::kInt64) == 1, "indexTypes()");
-val names2(const char* a, const char* b) {
+// Index = unpool::DType / unpool::IndexType code, from the core's lists.
+val value_types() {
   val names = val::array();
-  names.set(0, val(a));
-  names.set(1, val(b));
+#define UNPOOL_TYPE_NAME(e, c, name, T) names.set(c, val(name));
+  UNPOOL_DTYPE_LIST(UNPOOL_TYPE_NAME)
   return names;
 }
-val value_types() { return names2("float32", "float64"); }
-val index_types() { return names2("int32", "int64"); }
+
+val index_types() {
+  val names = val::array();
+  UNPOOL_INDEX_TYPE_LIST(UNPOOL_TYPE_NAME)
+#undef UNPOOL_TYPE_NAME
+  return names;
+}
 
 val op_codes() {
   val codes = val::object();

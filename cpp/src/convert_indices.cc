@@ -135,9 +135,10 @@ Status convert_indices(int32_t dims, Layout layout, const Shape& input,
                        std::string* error) {
   Check c;
   if (!valid_format(from) || !valid_format(to)) {
-    c = {Status::kInvalidArgument,
-         std::string(kOp) + ": index format " +
-             std::to_string(static_cast<int>(valid_format(from) ? to : from)) + " is unknown"};
+    c = internal::fail(Status::kInvalidArgument,
+                       internal::Message() << kOp << ": index format "
+                                           << static_cast<int>(valid_format(from) ? to : from)
+                                           << " is unknown");
   }
   Geometry g;
   if (c.ok()) c = internal::plan_plain(kOp, dims, layout, input, indices_shape, "input",
@@ -148,7 +149,7 @@ Status convert_indices(int32_t dims, Layout layout, const Shape& input,
   const int64_t batch = c.ok() && input.rank == dims + 2 ? input.dims[0] : 1;
   Codec cf{from, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, channels};
   Codec ct{to, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, channels};
-  if (c.ok()) c = internal::check_index_type(kOp, to_type, ct.limit(batch));
+  if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, to_type, ct.limit(batch));
   if (!c.ok() || g.planes == 0) return internal::report(c, error);
   auto run = [&](auto from_tag, auto to_tag) {
     using F = decltype(from_tag);

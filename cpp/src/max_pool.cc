@@ -6,6 +6,7 @@
 #include "channels_last.h"
 #include "dispatch.h"
 #include "geometry.h"
+#include "plan.h"
 #include "ukernels/ukernels.h"
 #include "unpool/unpool.h"
 
@@ -79,23 +80,24 @@ Status max_pool_shape(const PoolParams& params, const Shape& input,
                       Shape* output, std::string* error) {
   const internal::OpName op("maxPool#d", params.dims);
   Geometry g;
-  Check c = internal::plan_pool(op.c_str(), params, input, &g, output);
+  return internal::report(internal::plan_pool(op.c_str(), params, input, &g, output), error);
+}
+
+Status plan_max_pool(const PoolParams& params, const Shape& input, DType dtype,
+                     IndexType index_type, Plan* plan, std::string* error) {
+  Plan p = internal::new_plan(Op::kMaxPool, "maxPool#d", params.dims, dtype, index_type, "x");
+  Check c = internal::plan_pool(p.name, params, input, &p.geometry, &p.output);
+  if (c.ok()) c = internal::check_types(p.name, dtype, index_type, pool_index_limit(p.geometry));
+  if (c.ok()) *plan = p;
   return internal::report(c, error);
 }
 
-Status max_pool(const PoolParams& params, const Shape& input, DType dtype,
-                const void* x, void* y, IndexType index_type, void* indices,
-                std::string* error) {
-  const internal::OpName op("maxPool#d", params.dims);
+Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
+                    void* indices, std::string* error) {
   Geometry g;
-  Shape out;
-  Check c = internal::plan_pool(op.c_str(), params, input, &g, &out);
-  if (c.ok()) c = internal::check_types(op.c_str(), dtype, index_type);
-  if (c.ok()) {
-    c = internal::check_index_type(op.c_str(), index_type, pool_index_limit(g));
-  }
+  const Check c = internal::start_run(plan, Op::kMaxPool, planes, &g);
   if (!c.ok()) return internal::report(c, error);
-  internal::dispatch(dtype, index_type, [&](auto t, auto i) {
+  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     if (g.layout == Layout::kChannelsLast) {
@@ -107,6 +109,14 @@ Status max_pool(const PoolParams& params, const Shape& input, DType dtype,
     }
   });
   return Status::kOk;
+}
+
+Status max_pool(const PoolParams& params, const Shape& input, DType dtype,
+                const void* x, void* y, IndexType index_type, void* indices,
+                std::string* error) {
+  Plan plan;
+  const Status s = plan_max_pool(params, input, dtype, index_type, &plan, error);
+  return s != Status::kOk ? s : run_max_pool(plan, PlaneRange{}, x, y, indices, error);
 }
 
 }  // namespace unpool

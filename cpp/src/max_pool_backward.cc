@@ -7,6 +7,7 @@
 #include "channels_last.h"
 #include "dispatch.h"
 #include "geometry.h"
+#include "plan.h"
 #include "ukernels/ukernels.h"
 #include "unpool/unpool.h"
 
@@ -91,41 +92,72 @@ void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
 
 }  // namespace
 
-Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
-                         const Shape& output_shape, DType dtype,
-                         const void* grad_output, IndexType index_type,
-                         const void* indices, void* grad_input,
-                         std::string* error) {
-  const internal::OpName op("maxPool#dBackward", params.dims);
-  const bool has_geometry = params.kernel.count > 0;
-  Geometry g;
+Status plan_max_pool_backward(const PoolParams& params,
+                              const Shape& input_shape,
+                              const Shape& grad_output_shape, DType dtype,
+                              IndexType index_type, Plan* plan,
+                              std::string* error) {
+  Plan p = internal::new_plan(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims, dtype,
+                              index_type, "inputShape");
+  p.pool_geometry = params.kernel.count > 0;
   Check c;
-  if (has_geometry) {
+  if (p.pool_geometry) {
     Shape expected;
-    c = internal::plan_pool(op.c_str(), params, input_shape, &g, &expected,
-                            "inputShape");
-    if (c.ok()) c = internal::check_same_shape(op.c_str(), "gradOutput",
-                                               output_shape, expected);
+    c = internal::plan_pool(p.name, params, input_shape, &p.geometry, &expected, "inputShape");
+    if (c.ok()) {
+      c = internal::check_same_shape(p.name, "gradOutput", grad_output_shape, expected);
+    }
   } else {
-    c = internal::plan_plain(op.c_str(), params.dims, params.layout, input_shape,
-                             output_shape, "inputShape", "gradOutput", &g);
-    if (c.ok()) c = internal::select_planes(op.c_str(), params.planes, "inputShape", &g);
+    c = internal::plan_plain(p.name, params.dims, params.layout, input_shape, grad_output_shape,
+                             "inputShape", "gradOutput", &p.geometry);
   }
-  if (c.ok()) c = internal::check_types(op.c_str(), dtype, index_type);
+  if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
+  if (c.ok()) {
+    p.output = input_shape;
+    *plan = p;
+  }
+  return internal::report(c, error);
+}
+
+namespace internal {
+
+Check check_pool_backward_indices(const Plan& plan, const void* indices) {
+  const Geometry& g = plan.geometry;
+  EmptyWindows empty;
+  if (plan.pool_geometry) empty = find_empty_windows(g);
+  const EmptyWindows* e = empty.any ? &empty : nullptr;
+  Check c;
+  dispatch_index<float>(plan.index_type, [&](auto, auto i) {
+    using I = decltype(i);
+    const I* idx = static_cast<const I*>(indices);
+    const int64_t bad = first_bad_index(g, idx, e);
+    if (bad >= 0) {
+      c = index_error(plan.name, "indices", g.first_plane * g.out_plane() + bad,
+                      static_cast<int64_t>(idx[bad]), g.in, plan.dims, "input");
+    }
+  });
+  return c;
+}
+
+}  // namespace internal
+
+Status run_max_pool_backward(const Plan& plan, PlaneRange planes,
+                             const void* grad_output, const void* indices,
+                             void* grad_input, std::string* error) {
+  Geometry g;
+  Check c = internal::start_run(plan, Op::kMaxPoolBackward, planes, &g);
   if (!c.ok()) return internal::report(c, error);
   EmptyWindows empty;
-  if (has_geometry) empty = find_empty_windows(g);
+  if (plan.pool_geometry) empty = find_empty_windows(g);
   const EmptyWindows* e = empty.any ? &empty : nullptr;
-  internal::dispatch(dtype, index_type, [&](auto t, auto i) {
+  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     const I* idx = static_cast<const I*>(indices);
     const int64_t bad = first_bad_index(g, idx, e);
     if (bad >= 0) {
-      c = internal::index_error(op.c_str(), "indices",
-                                g.first_plane * g.out_plane() + bad,
-                                static_cast<int64_t>(idx[bad]), g.in,
-                                params.dims, "input");
+      c = internal::index_error(plan.name, "indices", g.first_plane * g.out_plane() + bad,
+                                static_cast<int64_t>(idx[bad]), g.in, plan.dims, "input");
       return;
     }
     if (g.layout == Layout::kChannelsLast) {
@@ -137,6 +169,19 @@ Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
     }
   });
   return internal::report(c, error);
+}
+
+Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
+                         const Shape& output_shape, DType dtype,
+                         const void* grad_output, IndexType index_type,
+                         const void* indices, void* grad_input,
+                         std::string* error) {
+  Plan plan;
+  const Status s =
+      plan_max_pool_backward(params, input_shape, output_shape, dtype, index_type, &plan, error);
+  return s != Status::kOk
+             ? s
+             : run_max_pool_backward(plan, PlaneRange{}, grad_output, indices, grad_input, error);
 }
 
 }  // namespace unpool

@@ -4,6 +4,7 @@
 #include "channels_last.h"
 #include "dispatch.h"
 #include "geometry.h"
+#include "plan.h"
 #include "ukernels/ukernels.h"
 #include "unpool/unpool.h"
 
@@ -30,16 +31,15 @@ int64_t first_bad_index(const I* idx, int64_t planes, int64_t n,
   return -1;
 }
 
-// Checks every index of `idx` against the `plane` (D, H, W) it points into.
+// Checks every index of the planes of `g` (the pooled planes, `g.in`)
+// against the unpooled plane (`g.out`) it points into.
 template <typename I>
-Check check_indices(const char* op, const Geometry& g, const I* idx,
-                    int64_t per_plane, const int64_t plane[3], int32_t dims) {
-  const int64_t bad = first_bad_index(idx, g.planes, per_plane,
-                                      plane[0] * plane[1] * plane[2]);
+Check check_planes(const char* op, const Geometry& g, const I* idx, int32_t dims) {
+  const int64_t per_plane = g.in_plane();
+  const int64_t bad = first_bad_index(idx, g.planes, per_plane, g.out_plane());
   if (bad < 0) return {};
   return internal::index_error(op, "indices", g.first_plane * per_plane + bad,
-                               static_cast<int64_t>(idx[bad]), plane, dims,
-                               "output");
+                               static_cast<int64_t>(idx[bad]), g.out, dims, "output");
 }
 
 }  // namespace
@@ -48,32 +48,74 @@ Status max_unpool_shape(const UnpoolParams& params, const Shape& input,
                         Shape* output, std::string* error) {
   const internal::OpName op("maxUnpool#d", params.dims);
   Geometry g;
-  return internal::report(
-      internal::plan_unpool(op.c_str(), params, input, &g, output), error);
+  return internal::report(internal::plan_unpool(op.c_str(), params, input, &g, output), error);
 }
 
 Status max_unpool_output_range(const UnpoolParams& params, const Shape& input,
                                SizeRange* ranges, std::string* error) {
   const internal::OpName op("maxUnpool#dOutputRange", params.dims);
-  return internal::report(
-      internal::unpool_ranges(op.c_str(), params, input, ranges), error);
+  return internal::report(internal::unpool_ranges(op.c_str(), params, input, ranges), error);
 }
 
-Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
-                  const void* x, IndexType index_type, const void* indices,
-                  void* y, std::string* error) {
-  const internal::OpName op("maxUnpool#d", params.dims);
+Status plan_max_unpool(const UnpoolParams& params, const Shape& input,
+                       DType dtype, IndexType index_type, Plan* plan,
+                       std::string* error) {
+  Plan p = internal::new_plan(Op::kMaxUnpool, "maxUnpool#d", params.dims, dtype, index_type,
+                              "x");
+  Check c = internal::plan_unpool(p.name, params, input, &p.geometry, &p.output);
+  if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
+  if (c.ok()) *plan = p;
+  return internal::report(c, error);
+}
+
+Status plan_max_unpool_backward(int32_t dims, Layout layout,
+                                const Shape& grad_output_shape,
+                                const Shape& indices_shape, DType dtype,
+                                IndexType index_type, Plan* plan,
+                                std::string* error) {
+  Plan p = internal::new_plan(Op::kMaxUnpoolBackward, "maxUnpool#dBackward", dims, dtype,
+                              index_type, "indices");
+  // in: the pooled (indices) plane, out: the unpooled plane
+  Check c = internal::plan_plain(p.name, dims, layout, indices_shape, grad_output_shape,
+                                 "indices", "gradOutput", &p.geometry);
+  if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
+  if (c.ok()) {
+    p.output = indices_shape;
+    *plan = p;
+  }
+  return internal::report(c, error);
+}
+
+Status check_indices(const Plan& plan, const void* indices, std::string* error) {
+  if (plan.op == Op::kMaxPoolBackward) {
+    return internal::report(internal::check_pool_backward_indices(plan, indices), error);
+  }
+  if (plan.op != Op::kMaxUnpool && plan.op != Op::kMaxUnpoolBackward) {
+    return internal::report(
+        internal::fail(Status::kInvalidArgument,
+                       internal::Message() << plan.name << ": a plan of " << op_name(plan.op)
+                                           << " has no indices to check"),
+        error);
+  }
+  Check c;
+  internal::dispatch_index<float>(plan.index_type, [&](auto, auto i) {
+    using I = decltype(i);
+    c = check_planes(plan.name, plan.geometry, static_cast<const I*>(indices), plan.dims);
+  });
+  return internal::report(c, error);
+}
+
+Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x,
+                      const void* indices, void* y, std::string* error) {
   Geometry g;
-  Shape out;
-  Check c = internal::plan_unpool(op.c_str(), params, input, &g, &out);
-  if (c.ok()) c = internal::check_types(op.c_str(), dtype, index_type);
+  Check c = internal::start_run(plan, Op::kMaxUnpool, planes, &g);
   if (!c.ok()) return internal::report(c, error);
-  internal::dispatch(dtype, index_type, [&](auto t, auto i) {
+  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     const I* idx = static_cast<const I*>(indices);
     const int64_t n = g.in_plane(), m = g.out_plane();
-    c = check_indices(op.c_str(), g, idx, n, g.out, params.dims);
+    c = check_planes(plan.name, g, idx, plan.dims);
     if (!c.ok()) return;
     const T* px = static_cast<const T*>(x);
     T* py = static_cast<T*>(y);
@@ -83,8 +125,8 @@ Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
     }
     // Plane by plane, so that the scatter finds its plane in cache right
     // after the zero-fill (one memset of the whole output, then the
-    // scatter, reads every line back from memory: ~25% slower when the
-    // output exceeds L2).
+    // scatter, would read every line back from memory once the output
+    // exceeds L2).
     for (int64_t p = 0; p < g.planes; ++p) {
       std::memset(py + p * m, 0, static_cast<size_t>(m) * sizeof(T));
       ukernels::unpool_scatter<T, I>(px + p * n, idx + p * n, n, py + p * m);
@@ -93,41 +135,18 @@ Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
   return internal::report(c, error);
 }
 
-Status max_unpool_check(const UnpoolParams& params, const Shape& input,
-                        IndexType index_type, const void* indices,
-                        std::string* error) {
-  const internal::OpName op("maxUnpool#d", params.dims);
-  Geometry g;
-  Shape out;
-  Check c = internal::plan_unpool(op.c_str(), params, input, &g, &out);
-  if (c.ok()) c = internal::check_types(op.c_str(), DType::kFloat32, index_type);
-  if (!c.ok()) return internal::report(c, error);
-  internal::dispatch(DType::kFloat32, index_type, [&](auto, auto i) {
-    using I = decltype(i);
-    c = check_indices(op.c_str(), g, static_cast<const I*>(indices), g.in_plane(),
-                      g.out, params.dims);
-  });
-  return internal::report(c, error);
-}
-
-Status max_unpool_backward(int32_t dims, Layout layout,
-                           const Shape& grad_output_shape,
-                           const Shape& indices_shape, DType dtype,
-                           const void* grad_output, IndexType index_type,
-                           const void* indices, void* grad_input,
-                           std::string* error) {
-  const internal::OpName op("maxUnpool#dBackward", dims);
+Status run_max_unpool_backward(const Plan& plan, PlaneRange planes,
+                               const void* grad_output, const void* indices,
+                               void* grad_input, std::string* error) {
   Geometry g;  // in: the pooled (indices) plane, out: the unpooled plane
-  Check c = internal::plan_plain(op.c_str(), dims, layout, indices_shape,
-                                 grad_output_shape, "indices", "gradOutput", &g);
-  if (c.ok()) c = internal::check_types(op.c_str(), dtype, index_type);
+  Check c = internal::start_run(plan, Op::kMaxUnpoolBackward, planes, &g);
   if (!c.ok()) return internal::report(c, error);
-  internal::dispatch(dtype, index_type, [&](auto t, auto i) {
+  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     const I* idx = static_cast<const I*>(indices);
     const int64_t n = g.in_plane(), m = g.out_plane();
-    c = check_indices(op.c_str(), g, idx, n, g.out, dims);
+    c = check_planes(plan.name, g, idx, plan.dims);
     if (!c.ok()) return;
     const T* go = static_cast<const T*>(grad_output);
     T* gi = static_cast<T*>(grad_input);
@@ -140,6 +159,37 @@ Status max_unpool_backward(int32_t dims, Layout layout,
     }
   });
   return internal::report(c, error);
+}
+
+Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
+                  const void* x, IndexType index_type, const void* indices,
+                  void* y, std::string* error) {
+  Plan plan;
+  const Status s = plan_max_unpool(params, input, dtype, index_type, &plan, error);
+  return s != Status::kOk ? s : run_max_unpool(plan, PlaneRange{}, x, indices, y, error);
+}
+
+Status max_unpool_check(const UnpoolParams& params, const Shape& input,
+                        IndexType index_type, const void* indices,
+                        std::string* error) {
+  Plan plan;
+  const Status s = plan_max_unpool(params, input, DType::kFloat32, index_type, &plan, error);
+  return s != Status::kOk ? s : check_indices(plan, indices, error);
+}
+
+Status max_unpool_backward(int32_t dims, Layout layout,
+                           const Shape& grad_output_shape,
+                           const Shape& indices_shape, DType dtype,
+                           const void* grad_output, IndexType index_type,
+                           const void* indices, void* grad_input,
+                           std::string* error) {
+  Plan plan;
+  const Status s = plan_max_unpool_backward(dims, layout, grad_output_shape, indices_shape, dtype,
+                                            index_type, &plan, error);
+  return s != Status::kOk
+             ? s
+             : run_max_unpool_backward(plan, PlaneRange{}, grad_output, indices, grad_input,
+                                       error);
 }
 
 }  // namespace unpool

@@ -38,13 +38,9 @@ export interface SizeRange {
   max: number;
 }
 
-/**
- * Whether an op may be streamed over plane ranges. The backward passes of
- * today's core take no plane range: they are off until the C++ operator
- * layer gives every op plane ranges (then set them to true).
- */
+/** Whether an op may be streamed over plane ranges (every plan runs on a range). */
 const STREAMS: Readonly<Record<OpName, boolean>> = {
-  maxPool: true, maxUnpool: true, maxPoolBackward: false, maxUnpoolBackward: false,
+  maxPool: true, maxUnpool: true, maxPoolBackward: true, maxUnpoolBackward: true,
 };
 
 // The core takes one shape for a values tensor and its indices.
@@ -148,7 +144,7 @@ export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: un
   const mode = resultMode(fn, options);
   sameShape(fn, 'indices', ii.shape, 'gradOutput', gi.shape);
   const [r] = run(runtimeOf(m), fn, 'maxPoolBackward', g, inputShape, gi.shape, gi.dtype, ii.dtype,
-                  [gi, ii], [float(gi.dtype, mode.out, inputShape)], mode.resident);
+                  [gi, ii], [float(gi.dtype, mode.out, inputShape)], mode.resident, 1);
   return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
 
@@ -164,6 +160,6 @@ export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: 
   const g = plainGeometry(dims, layoutCode(fn, dims, options?.layout));
   const mode = resultMode(fn, options);
   const [r] = run(runtimeOf(m), fn, 'maxUnpoolBackward', g, gi.shape, ii.shape, gi.dtype, ii.dtype,
-                  [gi, ii], [float(gi.dtype, mode.out, ii.shape)], mode.resident);
+                  [gi, ii], [float(gi.dtype, mode.out, ii.shape)], mode.resident, 1);
   return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }

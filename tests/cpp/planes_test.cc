@@ -1,8 +1,8 @@
-// PlaneRange: an op run range of planes by range of planes, each range
-// through buffers of its own (as the JS layer streams large tensors), gives
-// the bits of one whole-tensor run, touches nothing outside its range, and
-// reports index errors at their whole-tensor positions. Also
-// max_unpool_check, the check a streaming caller runs first.
+// Plans run on a PlaneRange: a plan run range of planes by range of planes,
+// each range through buffers of its own (as the JS layer streams large
+// tensors), gives the bits of one whole-tensor run, touches nothing outside
+// its range, and reports index errors at their whole-tensor positions. Also
+// check_indices, the check a streaming caller runs first.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +16,7 @@
 namespace unpool_test {
 namespace {
 
+using unpool::Plan;
 using unpool::PlaneRange;
 using unpool::PoolParams;
 using unpool::Status;
@@ -83,8 +84,8 @@ struct Case {
 
 class Planes : public ::testing::TestWithParam<Case> {};
 
-// Pool, unpool of its result and pool backward, whole and in ranges of
-// 1, 2, 3 and 5 planes.
+// Pool, unpool of its result, pool backward and unpool backward, whole and
+// in ranges of 1, 2, 3 and 5 planes.
 TEST_P(Planes, RangesGiveTheWholeRunsBits) {
   const Case& c = GetParam();
   PoolParams pp;
@@ -106,7 +107,8 @@ TEST_P(Planes, RangesGiveTheWholeRunsBits) {
   const int64_t planes = planes_of(in, c.dims), n = plane_elems(in, c.dims),
                 m = plane_elems(pooled, c.dims);
   const Values x = random_values(c.dtype, count(in), 7);
-  Values y(c.dtype, count(pooled)), u(c.dtype, count(in)), gi(c.dtype, count(in));
+  Values y(c.dtype, count(pooled)), u(c.dtype, count(in)), gi(c.dtype, count(in)),
+      gu(c.dtype, count(pooled));
   Indices idx(c.itype, count(pooled));
   Values xw = x;
   ASSERT_EQ(unpool::max_pool(pp, in, c.dtype, xw.data(), y.data(), c.itype, idx.data(), &err),
@@ -116,33 +118,38 @@ TEST_P(Planes, RangesGiveTheWholeRunsBits) {
   ASSERT_EQ(unpool::max_pool_backward(pp, in, pooled, c.dtype, y.data(), c.itype, idx.data(),
                                       gi.data(), &err),
             Status::kOk) << err;
+  ASSERT_EQ(unpool::max_unpool_backward(c.dims, unpool::Layout::kChannelsFirst, in, pooled,
+                                        c.dtype, xw.data(), c.itype, idx.data(), gu.data(), &err),
+            Status::kOk) << err;
   for (int64_t step : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}}) {
     for (int64_t b = 0; b < planes; b += step) {
       const int64_t e = std::min(planes, b + step), k = e - b;
       SCOPED_TRACE("planes [" + std::to_string(b) + ", " + std::to_string(e) + ")");
-      PoolParams pr = pp;
-      pr.planes = PlaneRange{b, e};
-      UnpoolParams ur = up;
-      ur.planes = pr.planes;
+      const PlaneRange range{b, e};
       Values xr = slice(x, b * n, k * n), yr(c.dtype, static_cast<size_t>(k * m)),
-             ur_out(c.dtype, static_cast<size_t>(k * n)), gr(c.dtype, static_cast<size_t>(k * n));
+             ur_out(c.dtype, static_cast<size_t>(k * n)), gr(c.dtype, static_cast<size_t>(k * n)),
+             gur(c.dtype, static_cast<size_t>(k * m));
       Indices ir(c.itype, static_cast<size_t>(k * m));
-      ASSERT_EQ(unpool::max_pool(pr, in, c.dtype, xr.data(), yr.data(), c.itype, ir.data(), &err),
+      ASSERT_EQ(pool_range(pp, in, c.dtype, c.itype, range, xr.data(), yr.data(), ir.data(), &err),
                 Status::kOk) << err;
       Values yin = slice(y, b * m, k * m);
       Indices iin = slice(idx, b * m, k * m);
-      ASSERT_EQ(unpool::max_unpool(ur, pooled, c.dtype, yin.data(), c.itype, iin.data(),
-                                   ur_out.data(), &err),
+      ASSERT_EQ(unpool_range(up, pooled, c.dtype, c.itype, range, yin.data(), iin.data(),
+                             ur_out.data(), &err),
                 Status::kOk) << err;
-      ASSERT_EQ(unpool::max_pool_backward(pr, in, pooled, c.dtype, yin.data(), c.itype,
-                                          iin.data(), gr.data(), &err),
+      ASSERT_EQ(pool_backward_range(pp, in, pooled, c.dtype, c.itype, range, yin.data(), iin.data(),
+                                    gr.data(), &err),
+                Status::kOk) << err;
+      ASSERT_EQ(unpool_backward_range(c.dims, in, pooled, c.dtype, c.itype, range, xr.data(),
+                                      iin.data(), gur.data(), &err),
                 Status::kOk) << err;
       EXPECT_TRUE(yr.guards_intact() && ir.guards_intact() && ur_out.guards_intact() &&
-                  gr.guards_intact());
+                  gr.guards_intact() && gur.guards_intact());
       for (int64_t i = 0; i < k * m; ++i) {
         const size_t w = static_cast<size_t>(b * m + i), r = static_cast<size_t>(i);
         ASSERT_TRUE(same(c.dtype, yr.get(r), y.get(w))) << "pooled " << w;
         ASSERT_EQ(ir.get(r), idx.get(w)) << "index " << w;
+        ASSERT_TRUE(same(c.dtype, gur.get(r), gu.get(w))) << "unpool grad input " << w;
       }
       for (int64_t i = 0; i < k * n; ++i) {
         const size_t w = static_cast<size_t>(b * n + i), r = static_cast<size_t>(i);
@@ -172,8 +179,10 @@ TEST(Planes, BadRangesAreRejectedByName) {
   pp.dims = 2;
   pp.kernel = scalar(2);
   const Shape in = make_shape({2, 3, 4, 4});
-  Shape out;
+  Plan plan;
   std::string err;
+  ASSERT_EQ(unpool::plan_max_pool(pp, in, DType::kFloat32, IndexType::kInt32, &plan, &err),
+            Status::kOk) << err;
   const struct {
     PlaneRange r;
     const char* message;
@@ -185,26 +194,31 @@ TEST(Planes, BadRangesAreRejectedByName) {
       {{0, -2}, "maxPool2d: planes [0, -2) is not a range of the 6 (n, c) planes of x"},
   };
   for (const auto& b : bad) {
-    pp.planes = b.r;
-    EXPECT_EQ(unpool::max_pool_shape(pp, in, &out, &err), Status::kInvalidArgument);
+    EXPECT_EQ(unpool::run_max_pool(plan, b.r, nullptr, nullptr, nullptr, &err),
+              Status::kInvalidArgument);
     EXPECT_EQ(err, b.message);
   }
-  pp.planes = {6, 6};  // empty: fine, nothing to do
-  EXPECT_EQ(unpool::max_pool(pp, in, DType::kFloat32, nullptr, nullptr, IndexType::kInt32,
-                             nullptr, &err), Status::kOk) << err;
-  pp.planes = {0, 2};
+  // empty: fine, nothing to do
+  EXPECT_EQ(unpool::run_max_pool(plan, {6, 6}, nullptr, nullptr, nullptr, &err), Status::kOk)
+      << err;
   pp.layout = unpool::Layout::kChannelsLast;
-  EXPECT_EQ(unpool::max_pool_shape(pp, make_shape({2, 4, 4, 3}), &out, &err),
+  ASSERT_EQ(unpool::plan_max_pool(pp, make_shape({2, 4, 4, 3}), DType::kFloat32,
+                                  IndexType::kInt32, &plan, &err),
+            Status::kOk) << err;
+  EXPECT_EQ(unpool::run_max_pool(plan, {0, 2}, nullptr, nullptr, nullptr, &err),
             Status::kInvalidArgument);
   EXPECT_EQ(err, "maxPool2d: planes [0, 2) needs the channels-first layout");
-  pp.planes = {0, -1};  // the default is fine channels-last
-  EXPECT_EQ(unpool::max_pool_shape(pp, make_shape({2, 4, 4, 3}), &out, &err), Status::kOk);
+  // A plan runs only as its own op.
+  EXPECT_EQ(unpool::run_max_unpool(plan, {}, nullptr, nullptr, nullptr, &err),
+            Status::kInvalidArgument);
+  EXPECT_EQ(err, "maxPool2d: a plan of maxPool cannot run as maxUnpool");
+  EXPECT_EQ(unpool::check_indices(plan, nullptr, &err), Status::kInvalidArgument);
+  EXPECT_EQ(err, "maxPool2d: a plan of maxPool has no indices to check");
 }
 
 // Plane 3 of 4 holds a bad index. A range without it runs; a range with it
-// names the index's position in the whole tensor; max_unpool_check finds it
-// with max_unpool's message, in the whole tensor or a range of its planes,
-// and writes nothing.
+// names the index's position in the whole tensor; check_indices finds it
+// with run_max_unpool's message and writes nothing.
 TEST(Planes, IndexErrorsCountFromTheTensorStart) {
   UnpoolParams up;
   up.dims = 2;
@@ -217,32 +231,25 @@ TEST(Planes, IndexErrorsCountFromTheTensorStart) {
   Values y(DType::kFloat32, 32, -3.0);
   std::string err;
   const char* want = "maxUnpool2d: indices[13]=16 is out of range for output plane 4x4 (16 elements)";
-  up.planes = {0, 3};
-  EXPECT_EQ(unpool::max_unpool(up, in, DType::kFloat32, x.data(), IndexType::kInt32, idx.data(),
-                               y.data(), &err), Status::kOk) << err;
+  Plan plan;
+  ASSERT_EQ(unpool::plan_max_unpool(up, in, DType::kFloat32, IndexType::kInt32, &plan, &err),
+            Status::kOk) << err;
+  EXPECT_EQ(unpool::run_max_unpool(plan, {0, 3}, x.data(), idx.data(), y.data(), &err),
+            Status::kOk) << err;
   Values y1(DType::kFloat32, 32, -3.0);
-  up.planes = {2, 4};
   const int64_t plane2 = 2 * 4;
-  EXPECT_EQ(unpool::max_unpool(up, in, DType::kFloat32, static_cast<float*>(x.data()) + plane2,
-                               IndexType::kInt32, static_cast<int32_t*>(idx.data()) + plane2,
-                               y1.data(), &err), Status::kInvalidIndex);
+  EXPECT_EQ(unpool::run_max_unpool(plan, {2, 4}, static_cast<float*>(x.data()) + plane2,
+                                   static_cast<int32_t*>(idx.data()) + plane2, y1.data(), &err),
+            Status::kInvalidIndex);
   EXPECT_EQ(err, want);
   for (size_t i = 0; i < 32; ++i) ASSERT_EQ(y1.get(i), -3.0);
-  up.planes = {};
+  EXPECT_EQ(unpool::check_indices(plan, idx.data(), &err), Status::kInvalidIndex);
+  EXPECT_EQ(err, want);
   EXPECT_EQ(unpool::max_unpool_check(up, in, IndexType::kInt32, idx.data(), &err),
             Status::kInvalidIndex);
   EXPECT_EQ(err, want);
-  // Range by range: the same position and message.
-  up.planes = {0, 3};
-  EXPECT_EQ(unpool::max_unpool_check(up, in, IndexType::kInt32, idx.data(), &err), Status::kOk)
-      << err;
-  up.planes = {2, 4};
-  EXPECT_EQ(unpool::max_unpool_check(up, in, IndexType::kInt32,
-                                     static_cast<int32_t*>(idx.data()) + plane2, &err),
-            Status::kInvalidIndex);
-  EXPECT_EQ(err, want);
-  up.planes = {};
   idx.set(13, 15);
+  EXPECT_EQ(unpool::check_indices(plan, idx.data(), &err), Status::kOk) << err;
   EXPECT_EQ(unpool::max_unpool_check(up, in, IndexType::kInt32, idx.data(), &err), Status::kOk)
       << err;
   // Its other checks are max_unpool's.
@@ -261,10 +268,9 @@ TEST(Planes, PoolBackwardIndexErrorsCountFromTheTensorStart) {
   Values go(DType::kFloat64, 6, 1.0), gi(DType::kFloat64, 8, -1.0);
   Indices idx(IndexType::kInt64, {0, 1, 2, 3, 1, 4});
   std::string err;
-  pp.planes = {1, 3};
-  EXPECT_EQ(unpool::max_pool_backward(pp, in, out, DType::kFloat64,
-                                      static_cast<double*>(go.data()) + 2, IndexType::kInt64,
-                                      static_cast<int64_t*>(idx.data()) + 2, gi.data(), &err),
+  EXPECT_EQ(pool_backward_range(pp, in, out, DType::kFloat64, IndexType::kInt64, {1, 3},
+                                static_cast<double*>(go.data()) + 2,
+                                static_cast<int64_t*>(idx.data()) + 2, gi.data(), &err),
             Status::kInvalidIndex);
   EXPECT_EQ(err,
             "maxPool1dBackward: indices[5]=4 is out of range for input plane 4 (4 elements)");

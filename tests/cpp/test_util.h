@@ -165,6 +165,42 @@ inline std::string diff_indices(const Indices& got, const std::vector<int64_t>& 
   return got.guards_intact() ? "" : "a write outside the buffer";
 }
 
+// The one-shot ops on a range of planes: plan, then run on `r`.
+inline unpool::Status pool_range(const unpool::PoolParams& pp, const Shape& in, DType t,
+                                 IndexType it, unpool::PlaneRange r, const void* x, void* y,
+                                 void* idx, std::string* err) {
+  unpool::Plan p;
+  const unpool::Status s = unpool::plan_max_pool(pp, in, t, it, &p, err);
+  return s != unpool::Status::kOk ? s : unpool::run_max_pool(p, r, x, y, idx, err);
+}
+
+inline unpool::Status unpool_range(const unpool::UnpoolParams& up, const Shape& in, DType t,
+                                   IndexType it, unpool::PlaneRange r, const void* x,
+                                   const void* idx, void* y, std::string* err) {
+  unpool::Plan p;
+  const unpool::Status s = unpool::plan_max_unpool(up, in, t, it, &p, err);
+  return s != unpool::Status::kOk ? s : unpool::run_max_unpool(p, r, x, idx, y, err);
+}
+
+inline unpool::Status pool_backward_range(const unpool::PoolParams& pp, const Shape& in,
+                                          const Shape& out, DType t, IndexType it,
+                                          unpool::PlaneRange r, const void* go, const void* idx,
+                                          void* gi, std::string* err) {
+  unpool::Plan p;
+  const unpool::Status s = unpool::plan_max_pool_backward(pp, in, out, t, it, &p, err);
+  return s != unpool::Status::kOk ? s : unpool::run_max_pool_backward(p, r, go, idx, gi, err);
+}
+
+inline unpool::Status unpool_backward_range(int dims, const Shape& go_shape,
+                                            const Shape& idx_shape, DType t, IndexType it,
+                                            unpool::PlaneRange r, const void* go,
+                                            const void* idx, void* gi, std::string* err) {
+  unpool::Plan p;
+  const unpool::Status s = unpool::plan_max_unpool_backward(
+      dims, unpool::Layout::kChannelsFirst, go_shape, idx_shape, t, it, &p, err);
+  return s != unpool::Status::kOk ? s : unpool::run_max_unpool_backward(p, r, go, idx, gi, err);
+}
+
 }  // namespace unpool_test
 
 #endif  // UNPOOL_TESTS_CPP_TEST_UTIL_H_

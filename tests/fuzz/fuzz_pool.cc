@@ -66,8 +66,6 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
   // run's planes.
   const Range range = read_range(r, g.planes);
   const int64_t in_n = g.in[0] * g.in[1] * g.in[2], out_n = g.out[0] * g.out[1] * g.out[2];
-  unpool::PoolParams pr = p;
-  pr.planes = range.r;
   Values xr(a.dtype, static_cast<size_t>(range.count * in_n)),
       yr(a.dtype, static_cast<size_t>(range.count * out_n)),
       gr(a.dtype, static_cast<size_t>(range.count * in_n), 5.0);
@@ -76,14 +74,14 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
     xr.set(static_cast<size_t>(i), xv.get(static_cast<size_t>(range.begin * in_n + i)));
   }
   const Status want = range.valid ? Status::kOk : Status::kInvalidArgument;
-  CHECK(unpool::max_pool(pr, a.input, a.dtype, xr.data(), yr.data(), a.itype, ir.data(), &err) ==
-        want);
+  CHECK(unpool_test::pool_range(p, a.input, a.dtype, a.itype, range.r, xr.data(), yr.data(),
+                                ir.data(), &err) == want);
   Values gor(a.dtype, static_cast<size_t>(range.count * out_n));
   for (int64_t i = 0; i < range.count * out_n; ++i) {
     gor.set(static_cast<size_t>(i), gov.get(static_cast<size_t>(range.begin * out_n + i)));
   }
-  CHECK(unpool::max_pool_backward(pr, a.input, out, a.dtype, gor.data(), a.itype, ir.data(),
-                                  gr.data(), &err) == want);
+  CHECK(unpool_test::pool_backward_range(p, a.input, out, a.dtype, a.itype, range.r, gor.data(),
+                                         ir.data(), gr.data(), &err) == want);
   CHECK(yr.guards_intact() && ir.guards_intact() && gr.guards_intact());
   for (int64_t i = 0; range.valid && i < range.count * out_n; ++i) {
     const size_t w = static_cast<size_t>(range.begin * out_n + i), k = static_cast<size_t>(i);

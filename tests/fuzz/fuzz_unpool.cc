@@ -103,8 +103,6 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
   for (int64_t i = range.begin * in_plane; i < (range.begin + range.count) * in_plane; ++i) {
     range_ok = range_ok && raw[static_cast<size_t>(i)] >= 0 && raw[static_cast<size_t>(i)] < plane;
   }
-  unpool::UnpoolParams pr = p;
-  pr.planes = range.r;
   Values xr(a.dtype, static_cast<size_t>(range.count * in_plane)),
       yr(a.dtype, static_cast<size_t>(range.count * plane), 9.0);
   Indices ir(a.itype, static_cast<size_t>(range.count * in_plane));
@@ -112,8 +110,8 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
     xr.set(static_cast<size_t>(i), static_cast<double>(x[static_cast<size_t>(range.begin * in_plane + i)]));
     ir.set(static_cast<size_t>(i), raw[static_cast<size_t>(range.begin * in_plane + i)]);
   }
-  const Status rs = unpool::max_unpool(pr, a.input, a.dtype, xr.data(), a.itype, ir.data(),
-                                       yr.data(), &err);
+  const Status rs = unpool_test::unpool_range(p, a.input, a.dtype, a.itype, range.r, xr.data(),
+                                              ir.data(), yr.data(), &err);
   CHECK(rs == (!range.valid ? Status::kInvalidArgument
                             : range_ok ? Status::kOk : Status::kInvalidIndex));
   CHECK(yr.guards_intact());

@@ -6,6 +6,10 @@
 // parameter and the value. Nothing throws. Buffers belong to the caller: ask
 // the *_shape function for the output shape, allocate, then run the op.
 //
+// Every op exists twice: as a one-shot call (max_pool) and as a plan
+// (plan_max_pool, then run_max_pool as often as wanted, on all planes or a
+// range of them). A one-shot call is plan-then-run.
+//
 // Layout is contiguous NC + spatial (NCL, NCHW, NCDHW), or C + spatial for
 // unbatched input. Indices are flat offsets inside one (n, c) plane of the
 // unpadded input (pool) or of the output (unpool): `d * H * W + h * W + w`.
@@ -15,114 +19,12 @@
 #include <cstdint>
 #include <string>
 
+#include "unpool/types.h"
+
 namespace unpool {
-
-// Result of every entry point: X(enumerator, code, name). The codes are part
-// of the JS API, and this list is the only place the names are written: it
-// feeds status_name() and the bindings' statusNames().
-#define UNPOOL_STATUS_LIST(X)                                                \
-  X(kOk, 0, "ok")                                                            \
-  /* a parameter (kernel, stride, padding, ...) is bad */                    \
-  X(kInvalidArgument, 1, "invalid_argument")                                 \
-  /* a tensor has the wrong rank, an empty dim, or does not match another */ \
-  X(kInvalidShape, 2, "invalid_shape")                                       \
-  /* an index lies outside its plane */                                      \
-  X(kInvalidIndex, 3, "invalid_index")                                       \
-  /* unpool outputSize outside the valid range */                            \
-  X(kOutputSizeOutOfRange, 4, "output_size_out_of_range")                   \
-  /* a size overflows 64-bit arithmetic or the chosen index type */          \
-  X(kTooLarge, 5, "too_large")
-
-enum class Status : int32_t {
-#define UNPOOL_STATUS_ENUMERATOR(e, code, name) e = code,
-  UNPOOL_STATUS_LIST(UNPOOL_STATUS_ENUMERATOR)
-#undef UNPOOL_STATUS_ENUMERATOR
-};
-
-// Short stable name of a status ("ok", "invalid_argument", ...).
-const char* status_name(Status status);
-
-enum class DType : int32_t { kFloat32 = 0, kFloat64 = 1 };
-enum class IndexType : int32_t { kInt32 = 0, kInt64 = 1 };
-
-// Where the channel dim sits: (N, C, spatial...) as PyTorch has it (NCHW),
-// or (N, spatial..., C) (NHWC, as TensorFlow and image data have it).
-// Indices are per-(n, c) spatial offsets in both.
-enum class Layout : int32_t { kChannelsFirst = 0, kChannelsLast = 1 };
-
-constexpr int kMaxSpatialDims = 3;
-constexpr int kMaxRank = kMaxSpatialDims + 2;
-
-// A tensor shape, outermost dimension first.
-struct Shape {
-  int32_t rank = 0;
-  int64_t dims[kMaxRank] = {};
-};
 
 // Number of elements of `shape`, or -1 when that overflows int64.
 int64_t numel(const Shape& shape);
-
-// A size argument as the user gave it: `count` = 0 means "not given" (the
-// op's default); `count` 1 with `list` false is a scalar that applies to
-// every spatial dim; otherwise `count` entries, one per spatial dim. Set
-// `list` for an array the user gave: as in PyTorch, pools accept a one-entry
-// list for every dim (and an empty stride list as "not given"), unpools do
-// not. Any other count is an error reported by the op; only the first
-// kMaxSpatialDims values are read.
-struct SizeArg {
-  int32_t count = 0;
-  bool list = false;
-  int64_t values[kMaxSpatialDims] = {};
-};
-
-// Part of a channels-first tensor: its (n, c) planes [begin, end) of N * C
-// (unbatched: C). An op given a range validates the whole tensor as usual,
-// then reads and writes only those planes: every data pointer points at the
-// first element of plane `begin`, so that a caller can stream a large tensor
-// through a small buffer, and index positions in messages still count from
-// the tensor's start. The default {0, -1} is every plane; a channels-last op
-// accepts only the default. `end` = -1 means the last plane.
-struct PlaneRange {
-  int64_t begin = 0;
-  int64_t end = -1;
-};
-
-// Arguments of max_pool{1,2,3}d. `stride` defaults to `kernel`, `padding` to
-// 0 and `dilation` to 1.
-struct PoolParams {
-  int32_t dims = 2;  // spatial dimensions: 1, 2 or 3
-  SizeArg kernel;
-  SizeArg stride;
-  SizeArg padding;
-  SizeArg dilation;
-  bool ceil_mode = false;
-  Layout layout = Layout::kChannelsFirst;
-  PlaneRange planes;
-};
-
-// Arguments of max_unpool{1,2,3}d. `stride` defaults to `kernel`, `padding`
-// to 0. `output_size_count` = -1 selects the default output size
-// `(in - 1) * stride + kernel - 2 * padding`; otherwise `output_size` holds
-// `output_size_count` entries: one per spatial dim, optionally preceded by N
-// and C (`dims + 2` entries) or, for unbatched input, by C (`dims + 1`).
-// N/C entries are ignored, as in PyTorch. With kChannelsLast the longer
-// forms follow the tensor's layout: (N, spatial..., C) and (spatial..., C).
-struct UnpoolParams {
-  int32_t dims = 2;
-  SizeArg kernel;
-  SizeArg stride;
-  SizeArg padding;
-  int32_t output_size_count = -1;
-  int64_t output_size[kMaxRank] = {};
-  Layout layout = Layout::kChannelsFirst;
-  PlaneRange planes;
-};
-
-// Valid unpool output size of one spatial dim, inclusive.
-struct SizeRange {
-  int64_t min = 0;
-  int64_t max = 0;
-};
 
 // ---- max pool -------------------------------------------------------------
 
@@ -191,6 +93,56 @@ Status max_unpool_backward(int32_t dims, Layout layout,
                            const void* grad_output, IndexType index_type,
                            const void* indices, void* grad_input,
                            std::string* error);
+
+// ---- plans -----------------------------------------------------------------
+//
+// plan_* validates everything but the data (and the indices, which are data)
+// and fills `plan`; run_* validates `planes` and the indices, then runs. A
+// plan holds no pointers to the caller's arguments and never changes.
+
+// Name of a status ("ok", "invalid_argument", ...), of a dtype ("float32"),
+// an index type ("int32") or an op ("maxPool"); "unknown" for other values.
+const char* status_name(Status status);
+const char* dtype_name(DType dtype);
+const char* index_type_name(IndexType index_type);
+const char* op_name(Op op);
+
+Status plan_max_pool(const PoolParams& params, const Shape& input, DType dtype,
+                     IndexType index_type, Plan* plan, std::string* error);
+Status plan_max_unpool(const UnpoolParams& params, const Shape& input,
+                       DType dtype, IndexType index_type, Plan* plan,
+                       std::string* error);
+// `input_shape`: the pooled input's shape (that of `grad_input`);
+// `grad_output_shape`: that of `grad_output` and the indices.
+Status plan_max_pool_backward(const PoolParams& params,
+                              const Shape& input_shape,
+                              const Shape& grad_output_shape, DType dtype,
+                              IndexType index_type, Plan* plan,
+                              std::string* error);
+Status plan_max_unpool_backward(int32_t dims, Layout layout,
+                                const Shape& grad_output_shape,
+                                const Shape& indices_shape, DType dtype,
+                                IndexType index_type, Plan* plan,
+                                std::string* error);
+
+// Each run_* takes a plan of its op (else kInvalidArgument). Pointers point
+// at plane `planes.begin` of each tensor (see PlaneRange).
+Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x,
+                    void* y, void* indices, std::string* error);
+Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x,
+                      const void* indices, void* y, std::string* error);
+Status run_max_pool_backward(const Plan& plan, PlaneRange planes,
+                             const void* grad_output, const void* indices,
+                             void* grad_input, std::string* error);
+Status run_max_unpool_backward(const Plan& plan, PlaneRange planes,
+                               const void* grad_output, const void* indices,
+                               void* grad_input, std::string* error);
+
+// The status and message that run_max_unpool or run_max_unpool_backward
+// would give for `indices` (the whole tensor), writing nothing: a caller that
+// streams range by range into its own buffer calls it first, so that a bad
+// index fails the call before any plane is out.
+Status check_indices(const Plan& plan, const void* indices, std::string* error);
 
 // ---- index formats ----------------------------------------------------------
 
