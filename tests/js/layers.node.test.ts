@@ -11,7 +11,8 @@ const list = (dir: string) => fs.readdirSync(new URL(dir, root));
 
 /** js/src files by layer, lowest first; a file may import only from lower layers. */
 const TS_LAYERS: readonly (readonly string[])[] = [
-  ['unpool.d.mts', 'unpool-scalar.d.mts'],  // the glue's types: the bindings
+  // the glue's types (the bindings) and the embedded .wasm of unpool/inline
+  ['unpool.d.mts', 'unpool-scalar.d.mts', 'wasm-base64.d.ts'],
   ['dtypes.ts'],
   ['tensor.ts'],
   ['layout.ts'],
@@ -25,6 +26,7 @@ const TS_LAYERS: readonly (readonly string[])[] = [
   ['ops.ts'],
   ['functional.ts', 'modules.ts', 'interop.ts'],
   ['index.ts'],
+  ['inline.ts'],  // index.ts's API over the embedded .wasm
 ];
 
 const layerOf = (file: string) => TS_LAYERS.findIndex((l) => l.includes(file));
@@ -37,9 +39,18 @@ describe('layers', () => {
   it('js/src imports only from lower layers', () => {
     for (const f of list('js/src/').filter((f) => f.endsWith('.ts') && !f.endsWith('.d.mts'))) {
       const imports = [...read(`js/src/${f}`).matchAll(/from '\.\/([\w-]+)\.(m?js)'/g)]
-        .map((m) => (m[2] === 'mjs' ? `${m[1]}.d.mts` : `${m[1]}.ts`));
+        .map((m) => (m[2] === 'mjs' ? `${m[1]}.d.mts`
+          : fs.existsSync(new URL(`js/src/${m[1]}.ts`, root)) ? `${m[1]}.ts` : `${m[1]}.d.ts`));
       for (const target of imports) {
         expect(layerOf(target), `${f} imports ${target}`).toBeLessThan(layerOf(f));
+      }
+    }
+  });
+
+  it('the microkernels include only microkernel headers', () => {
+    for (const f of list('cpp/src/ukernels/')) {
+      for (const m of read(`cpp/src/ukernels/${f}`).matchAll(/#include "([^"]+)"/g)) {
+        expect(m[1], `cpp/src/ukernels/${f} includes ${m[1]}`).toMatch(/^ukernels\//);
       }
     }
   });
@@ -47,7 +58,7 @@ describe('layers', () => {
   it('the bindings include only the public header of the core, and nothing includes them', () => {
     for (const f of list('cpp/bindings/')) {
       for (const m of read(`cpp/bindings/${f}`).matchAll(/#include "([^"]+)"/g)) {
-        const ok = m[1] === 'unpool/unpool.h' || list('cpp/bindings/').includes(m[1]);
+        const ok = /^unpool\/(unpool|types)\.h$/.test(m[1]) || list('cpp/bindings/').includes(m[1]);
         expect(ok, `cpp/bindings/${f} includes ${m[1]}`).toBe(true);
       }
     }

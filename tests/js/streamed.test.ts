@@ -10,7 +10,7 @@ import * as u from '../../dist/index.js';
 import type { FloatArray, IndexArray, Tensor } from '../../dist/index.js';
 import { STREAM_BYTES } from '../../dist/streamed.js';
 import { wasm } from '../../dist/loader.js';
-import { refPool, refUnpool, sameBits } from './reference.js';
+import { refPool, refPoolBackward, refUnpool, refUnpoolBackward, sameBits } from './reference.js';
 import { rng } from './rng.js';
 
 beforeAll(async () => {
@@ -173,6 +173,47 @@ describe.each(CASES)('streamed $label', (c) => {
     expect(sameBits(out, wantUnpool)).toBe('');
     rx.dispose();
     ri.dispose();
+    expect(u.memoryUsage().inUseBytes).toBe(before);
+  });
+
+  it('streams both backward passes: the reference bits, fresh, into out and resident', () => {
+    const p = pool(c.d, x, options);
+    const idx = asNumbers(p.indices.data);
+    const back = fn(`maxPool${c.d}dBackward`);
+    const wantGrad = refPoolBackward(p.output.data, idx, c.shape, p.output.shape, c.d);
+    const gi = back(p.output, p.indices, { inputShape: c.shape }) as Tensor<FloatArray>;
+    expect(sameBits(gi.data, wantGrad)).toBe('');
+    const out = c.f64 ? new Float64Array(numel(c.shape)).fill(7) : new Float32Array(numel(c.shape)).fill(7);
+    back(p.output, p.indices, { inputShape: c.shape, out });
+    expect(sameBits(out, wantGrad)).toBe('');
+    const res = back(p.output, p.indices, { inputShape: c.shape, resident: true }) as u.WasmTensor<FloatArray>;
+    expect(sameBits(res.toArray(), wantGrad)).toBe('');
+    res.dispose();
+    const ub = fn(`maxUnpool${c.d}dBackward`);
+    const wantGather = refUnpoolBackward(x.data, c.shape, idx, p.indices.shape, c.d)!;
+    expect(sameBits((ub(x, p.indices) as Tensor<FloatArray>).data, wantGather)).toBe('');
+    // Many ranges: the core runs once per range.
+    expect(coreCalls('runPlan', () => back(p.output, p.indices, { inputShape: c.shape })))
+      .toBeGreaterThan(1);
+  });
+
+  it('fails a backward pass on a bad index in the last plane with out untouched', () => {
+    const p = pool(c.d, x, options);
+    const n = p.indices.data.length;
+    const bad = c.indexType === 'int64' ? BigInt64Array.from(p.indices.data as BigInt64Array)
+      : Int32Array.from(p.indices.data as Int32Array);
+    const limit = numel(outSpatial);
+    (bad as unknown as (number | bigint)[])[n - 2] = c.indexType === 'int64' ? BigInt(limit) : limit;
+    const indices = { data: bad, shape: p.indices.shape };
+    const before = u.memoryUsage().inUseBytes;
+    const out = c.f64 ? new Float64Array(numel(c.shape)).fill(7) : new Float32Array(numel(c.shape)).fill(7);
+    expect(() => fn(`maxPool${c.d}dBackward`)(p.output, indices, { inputShape: c.shape, out }))
+      .toThrow(new RegExp(`^maxPool${c.d}dBackward: indices\\[${n - 2}\\]=${limit} is out of range`));
+    expect(out.every((v) => v === 7)).toBe(true);
+    const gout = c.f64 ? new Float64Array(n).fill(7) : new Float32Array(n).fill(7);
+    expect(() => fn(`maxUnpool${c.d}dBackward`)(x, indices, { out: gout }))
+      .toThrow(new RegExp(`^maxUnpool${c.d}dBackward: indices\\[${n - 2}\\]=${limit} is out of range`));
+    expect(gout.every((v) => v === 7)).toBe(true);
     expect(u.memoryUsage().inUseBytes).toBe(before);
   });
 
