@@ -1,5 +1,6 @@
-// Every microkernel variant of ukernels/variants.inc against its scalar twin
-// (the first entry) on the same random cases: widths around the SIMD tiles
+// Every channels-first microkernel variant of ukernels/variants.inc against
+// the first entry of its op, on the random cases its guard accepts: widths
+// around the SIMD tiles
 // (w < 4, w == 4, w % 4 != 0, large), strides 1-4, dilation, padding,
 // clipped edges, windows wholly in padding, and data full of NaN (with sign
 // and payload), ties, +-0 and +-inf. Results must be identical bits. Natively
@@ -11,20 +12,31 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "geometry.h"
+#include "ukernels/config.h"
 #include "ukernels/ukernels.h"
 
 namespace unpool_test {
 namespace {
 
 namespace uk = unpool::ukernels;
-using unpool::internal::Span;
-using unpool::internal::window;
+using Span = uk::Window;
+
+Span window(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+  return uk::clipped_window(o, in, k, s, p, d);
+}
+
+// How often each argmax variant ran, per "f32 i32 name": every variant must
+// have run somewhere.
+std::map<std::string, int>& runs() {
+  static std::map<std::string, int> m;
+  return m;
+}
 
 template <typename T>
 const char* type_name() {
@@ -170,10 +182,18 @@ void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
     }
     std::vector<T> want_y, y;
     std::vector<I> want_i, idx;
+    // The config's choice for this row must be a variant whose guard holds.
+    const auto chosen = uk::config::argmaxpool_row<T, I>(r);
+    bool chosen_applies = false;
+    for (const auto& v : variants) chosen_applies |= v.fn == chosen && v.applies(r);
+    ASSERT_TRUE(chosen_applies) << "config picks a variant whose guard fails: " << c.describe()
+                                << " oh " << oh << ", nrows " << r.nrows;
     for (const auto& v : variants) {
+      if (!v.applies(r)) continue;
       SCOPED_TRACE(std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name + " " +
                    c.describe() + " oh " + std::to_string(oh) + " of " + std::to_string(oh_n) +
                    ", out_width " + std::to_string(ow_n) + ", nrows " + std::to_string(r.nrows));
+      ++runs()[std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name];
       run(v, &y, &idx);
       if (::testing::Test::HasFatalFailure()) return;
       if (&v == &variants[0]) {
@@ -194,6 +214,7 @@ void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
   at_row(batch_begin);
   r.count = batch_end - batch_begin;
   for (const auto& v : variants) {
+    if (!v.applies(r)) continue;
     SCOPED_TRACE(std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name + " " +
                  c.describe() + " rows " + std::to_string(batch_begin) + ".." +
                  std::to_string(batch_end) + " in one call, out_width " + std::to_string(ow_n));
@@ -260,17 +281,42 @@ TEST(Ukernel, K2s2NanFreePassAndItsFallback) {
   }
 }
 
-TEST(Ukernel, DispatchTakesTheLastVariant) {
-  const auto& table = uk::kArgmaxpoolVariants<float, int32_t>;
-  const size_t n = sizeof(table) / sizeof(table[0]);
-  EXPECT_EQ((uk::argmaxpool_row<float, int32_t>), table[n - 1].fn);
-  EXPECT_EQ(std::string(table[0].name), "argmaxpool_row__scalar");
+// What runs for f32 in each build (ukernels/config.h): the wasmsimd
+// variants with -msimd128, scalar ones without.
+TEST(Ukernel, ConfigPicksTheBuildsVariants) {
+  std::vector<int64_t> rows = {0, 10};
+  uk::ArgmaxRow r{};
+  r.rows = rows.data();
+  r.nrows = 2;
+  r.width = 10;
+  r.out_width = 5;
+  r.kernel = r.stride = 2;
+  r.dilation = 1;
+  r.count = 1;
+  auto name_of = [&r]() {
+    for (const auto& v : uk::kArgmaxpoolVariants<float, int32_t>) {
+      if (v.fn == uk::config::argmaxpool_row<float, int32_t>(r)) return std::string(v.name);
+    }
+    return std::string("none");
+  };
 #ifdef __wasm_simd128__
-  EXPECT_NE(std::string(table[n - 1].name).find("wasmsimd"), std::string::npos);
+  EXPECT_EQ(name_of(), "argmaxpool_row__wasmsimd_k2s2");
+  r.kernel = 3;
+  r.stride = 1;
+  r.out_width = 8;
+  EXPECT_EQ(name_of(), "argmaxpool_row__wasmsimd_s1");
+  r.stride = 3;
+  r.out_width = 3;
+  EXPECT_EQ(name_of(), "argmaxpool_row__wasmsimd");
 #else
-  EXPECT_EQ(std::string(table[n - 1].name).find("wasmsimd"), std::string::npos)
-      << "native builds have only scalar variants";
+  EXPECT_EQ(name_of(), "argmaxpool_row__scalar_k2s2");
+  r.kernel = 3;
+  r.stride = 1;
+  r.out_width = 8;
+  EXPECT_EQ(name_of(), "argmaxpool_row__scalar_taps");
 #endif
+  EXPECT_EQ(std::string(uk::kArgmaxpoolVariants<float, int32_t>[0].name),
+            "argmaxpool_row__scalar");
 }
 
 TEST(Ukernel, InteriorColumnsAreTheUnclippedWindows) {
@@ -308,10 +354,15 @@ TEST(Ukernel, ArgmaxpoolVariantsMatchScalarBits) {
     check_argmaxpool<double, int64_t>(c, rng);
     if (HasFatalFailure()) return;
   }
+  for (const auto& v : uk::kArgmaxpoolVariants<float, int32_t>) {
+    EXPECT_GT(runs()[std::string("f32 i32 ") + v.name], 0) << v.name << " never ran";
+  }
 }
 
 // The unpool, scatter-add and gather variants on random offsets with many
 // duplicates: later writes must win and sums must add in the same order.
+// The in-range scatter-add gets offsets outside the plane too, and must
+// equal the plain one on the offsets inside.
 template <typename T, typename I>
 void check_scatter_gather(std::mt19937& rng, int64_t n, int64_t plane) {
   const std::string what = std::string(type_name<T>()) + " " + index_name<I>() + " n " +
@@ -329,6 +380,7 @@ void check_scatter_gather(std::mt19937& rng, int64_t n, int64_t plane) {
   };
   std::vector<T> want;
   for (const auto& v : uk::kUnpoolVariants<T, I>) {
+    if (!v.applies()) continue;
     std::vector<T> y(static_cast<size_t>(plane), T(0));
     v.fn(x.data(), idx.data(), n, y.data());
     if (want.empty()) want = y;
@@ -336,13 +388,37 @@ void check_scatter_gather(std::mt19937& rng, int64_t n, int64_t plane) {
   }
   want.clear();
   for (const auto& v : uk::kScatterAddVariants<T, I>) {
+    if (!v.applies()) continue;
     std::vector<T> y(static_cast<size_t>(plane), T(0));
     v.fn(x.data(), idx.data(), n, y.data());
     if (want.empty()) want = y;
     ASSERT_TRUE(same(y, want)) << v.name << " " << what;
   }
+  {
+    std::vector<I> wild = idx;  // some offsets outside [0, plane)
+    std::vector<I> inside;
+    std::vector<T> x_inside;
+    for (size_t i = 0; i < wild.size(); ++i) {
+      if (i % 3 == 1) wild[i] = static_cast<I>(i % 2 ? -1 - static_cast<int64_t>(i) : plane + static_cast<int64_t>(i));
+      else {
+        inside.push_back(wild[i]);
+        x_inside.push_back(x[i]);
+      }
+    }
+    std::vector<T> want_in(static_cast<size_t>(plane), T(0));
+    uk::scatter_add__scalar(x_inside.data(), inside.data(), static_cast<int64_t>(inside.size()),
+                            want_in.data());
+    for (const auto& v : uk::kScatterAddInRangeVariants<T, I>) {
+      if (!v.applies()) continue;
+      std::vector<T> y(static_cast<size_t>(plane) + 1, T(0));  // a guard element
+      v.fn(x.data(), wild.data(), n, plane, y.data());
+      ASSERT_TRUE(y.back() == T(0) && same(std::vector<T>(y.begin(), y.end() - 1), want_in))
+          << v.name << " " << what;
+    }
+  }
   want.clear();
   for (const auto& v : uk::kGatherVariants<T, I>) {
+    if (!v.applies()) continue;
     std::vector<T> y(static_cast<size_t>(n), T(0));
     v.fn(g.data(), idx.data(), n, y.data());
     if (want.empty()) want = y;

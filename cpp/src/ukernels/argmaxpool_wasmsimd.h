@@ -304,34 +304,29 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
 }
 
 // Interior columns [begin, end), end - begin >= L, of every output row of
-// `r`. ~1.35x faster than a tap-by-tap fold with running indices on a 2x2
-// pool of 64x112x112 f32, 1.4-1.7x when the planes are in L2.
+// `r`. Deciding each row's pair apart and folding only the winners keeps the
+// taps off one long dependency chain, and the indices need one add per
+// group instead of a splat, an add and a bitselect per tap.
 //
 // f32 rows of 2d and 3d pools run first as if they held no NaN
-// (pair_winner_ordered, combine_ordered: resident 2d and 3d pools 1.14-1.19x
-// faster), summing their taps on the side; if the sum is NaN (a NaN among
-// the taps, or inf + -inf), the row is done again with the NaN rule,
-// overwriting it (data with a NaN in every window pools ~1.5x slower than
-// with the NaN rule alone). Without NaN both give the same bits: there
-// `gt(v, best) | ne(v, v)` is `lt(best, v)`, and the bitselect of it is
-// pmax. The kernel is not inlined: inlined into each caller it made the
-// module 4 KB larger.
+// (pair_winner_ordered, combine_ordered: two instructions per tap where the
+// NaN rule takes six), summing their taps on the side; if the sum is NaN (a
+// NaN among the taps, or inf + -inf), the row is done again with the NaN
+// rule, overwriting it, so data with NaN pays for both passes. Without NaN
+// both give the same bits: there `gt(v, best) | ne(v, v)` is `lt(best, v)`,
+// and the bitselect of it is pmax. The kernel is not inlined: a copy per
+// caller would make the module larger.
 //
-// N = 2 (the 2d pool) hoists row 1's pointer and distance: ~1.2x faster
-// than N = 0, which takes any number of rows. N = 1 (the 1d pool) has no row
-// loop: in the -O2 module clang does not unswitch N = 0's loop, and the 1d
-// pool ran ~1.45x slower than with N = 1 (1.4 KB). (A 4-row kernel for the
-// 3d pool, rows hoisted, gained 5-6% on the resident 3d pool of the module
-// for 3 KB more, to 98.4 KB: not kept.)
+// N = 2 (the 2d pool) hoists row 1's pointer and distance out of the loop;
+// N = 0 takes any number of rows. N = 1 (the 1d pool) has no row loop: in
+// the module clang does not unswitch N = 0's loop for it.
 //
 // All r.count output rows run in one call, each row decided ordered or not
-// on its own. With one call per output row, the setup made pools with `out`
-// 1.13-1.16x slower on 2d 1x64x112x112 and 1.25-1.28x on 3d 1x16x32x32x32
-// (bench/RESULTS.md, sixth session).
+// on its own, so the setup is paid once per run of rows, not per row.
 //
 // The tail group overlaps the last full one (the same bits written twice)
-// rather than going scalar: 2x faster on 28x28 planes. The loop is restarted
-// for it so that the group is compiled once (a second copy cost 2.5 KB).
+// rather than going scalar, which matters on small planes. The loop is
+// restarted for it so that the group is compiled once.
 template <int N, typename T, typename I>
 __attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r,
                                                   int64_t begin, int64_t end, T* y, I* idx) {
@@ -384,7 +379,7 @@ __attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r
     WindowStart<T, I> start(first + 2 * begin - pad);
     int64_t ow = begin;
     for (;;) {
-      // Not unrolled (the figures above were measured so; size is the same).
+      // Not unrolled: unrolling gains no speed here and costs size.
 #pragma clang loop unroll(disable)
       for (; ow + L <= end; ow += L) group(ordered, row0, ow, yt, it, &start);
       if (ow == end) break;
@@ -398,8 +393,8 @@ __attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r
     I* const it = idx + t * ow_n;
     // The ordered pass for f32 values and 2d and 3d pools only: each pass is
     // its own copy of the loop (a runtime flag gets unswitched into the
-    // same), ~0.5 KB per instantiation (f64 as well: 99.2 KB), and the 1d
-    // pool (one pair per group) gained nothing from it.
+    // same), which f64 would pay in size as well, and the 1d pool (one pair
+    // per group) gains nothing from it.
     if constexpr (std::is_same<T, float>::value && N != 1) {
       sum = zero;
       run(std::true_type{}, first, yt, it);
@@ -412,8 +407,8 @@ __attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r
 // Stride 1, f32 values, int32 indices: the interior tap by tap (in the
 // scalar kernel's order), each tap one pass over the row's groups with y and
 // idx updated in place. Every splat is loop-invariant and each group costs
-// one add for its indices: ~1.5-2x faster than argmax_groups on 3x3 windows.
-// Returns the first column not done.
+// one add for its indices, where argmax_groups pays a splat, an add and a
+// bitselect per tap. Returns the first column not done.
 inline int64_t argmax_taps_s1(const float* x, const ArgmaxRow& r, int64_t begin,
                               int64_t end, float* y, int32_t* idx) {
   const int64_t stop = begin + (end - begin) / 4 * 4;
@@ -448,8 +443,9 @@ inline int64_t argmax_taps_s1(const float* x, const ArgmaxRow& r, int64_t begin,
 
 }  // namespace wasmsimd
 
-// Any geometry: stride 1 plain loads (tap by tap for f32 / int32), stride 2
-// two loads + shuffle, other strides lane by lane. Output rows one by one.
+// Any geometry: stride 1 plain loads, stride 2 two loads + shuffle, other
+// strides lane by lane. Output rows one by one; rows without window rows
+// or with fewer interior columns than a vector are all edge columns.
 template <typename T, typename I>
 void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   using V = wasmsimd::Vec<T>;
@@ -462,13 +458,6 @@ void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
     }
     argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
     int64_t done;
-    if constexpr (std::is_same<T, float>::value && std::is_same<I, int32_t>::value) {
-      if (row.stride == 1) {
-        done = wasmsimd::argmax_taps_s1(x, row, begin, end, yt, it);
-        argmaxpool_cols__scalar(x, row, done, row.out_width, yt, it);
-        return;
-      }
-    }
     if (row.stride == 1) {
       done = wasmsimd::argmax_groups(x, row, begin, end, [](const T* p) { return V::load(p); },
                                      yt, it);
@@ -484,20 +473,48 @@ void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   });
 }
 
-// The common 2x2 / stride 2 pool (k = 2, s = 2, d = 1 along W; any rows and
-// padding); other geometries go to argmaxpool_row__wasmsimd. The interior
-// columns of all output rows run in one argmax_groups_k2s2 call; the edge
-// columns, when there are any, row by row.
+// Stride 1 with f32 values and int32 indices (the guard): the interior tap
+// by tap (wasmsimd::argmax_taps_s1). Output rows one by one.
+template <typename T, typename I>
+constexpr bool argmaxpool_row__wasmsimd_s1_applies(const ArgmaxRow& r) {
+  return std::is_same<T, float>::value && std::is_same<I, int32_t>::value && r.stride == 1;
+}
+template <typename T, typename I>
+void argmaxpool_row__wasmsimd_s1(const T* x, const ArgmaxRow& r, T* y, I* idx) {
+  if constexpr (std::is_same<T, float>::value && std::is_same<I, int32_t>::value) {
+    int64_t begin, end;
+    interior_columns(r, 0, &begin, &end);
+    for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, T* yt, I* it) {
+      if (row.nrows == 0 || end - begin < 4) {
+        argmaxpool_cols__scalar(x, row, 0, row.out_width, yt, it);
+        return;
+      }
+      argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
+      const int64_t done = wasmsimd::argmax_taps_s1(x, row, begin, end, yt, it);
+      argmaxpool_cols__scalar(x, row, done, row.out_width, yt, it);
+    });
+  } else {
+    __builtin_trap();  // its guard rejects these types
+  }
+}
+
+// The 2x2 / stride 2 pool and its 1d and 3d kin (the guard: k = 2, s = 2,
+// d = 1 along W; any rows and padding). The interior columns of all output
+// rows run in one argmax_groups_k2s2 call; the edge columns, when there are
+// any, row by row. Rows without window rows or with fewer interior columns
+// than a vector are all edge columns.
+template <typename T, typename I>
+constexpr bool argmaxpool_row__wasmsimd_k2s2_applies(const ArgmaxRow& r) {
+  return r.kernel == 2 && r.stride == 2 && r.dilation == 1;
+}
 template <typename T, typename I>
 void argmaxpool_row__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx) {
-  if (r.kernel != 2 || r.stride != 2 || r.dilation != 1) {
-    argmaxpool_row__wasmsimd(x, r, y, idx);
-    return;
-  }
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
   if (r.nrows == 0 || end - begin < wasmsimd::Vec<T>::kLanes) {
-    argmaxpool_row__scalar(x, r, y, idx);
+    for_each_row(r, y, idx, [x](const ArgmaxRow& row, T* yt, I* it) {
+      argmaxpool_cols__scalar(x, row, 0, row.out_width, yt, it);
+    });
     return;
   }
   if (begin > 0 || end < r.out_width) {
