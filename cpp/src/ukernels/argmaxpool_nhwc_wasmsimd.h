@@ -20,8 +20,9 @@ namespace ukernels {
 namespace wasmsimd {
 
 // Channels [0, cn) (cn <= kNhwcBlock) of one block: whole vectors here, the
-// last cn % 4 channels through the scalar block.
-inline void argmaxpool_nhwc_block(const float* __restrict x, const ArgmaxNhwc& p, int64_t cn,
+// last cn % 4 channels through the scalar block. Inlined into its one caller:
+// a call per block and position slowed pools with few channels.
+__attribute__((always_inline)) inline void argmaxpool_nhwc_block(const float* __restrict x, const ArgmaxNhwc& p, int64_t cn,
                                   float* __restrict y, int32_t* __restrict idx) {
   const int64_t H = p.height, W = p.width, C = p.channels;
   const int64_t vn = cn / 4;

@@ -5,6 +5,9 @@
 // plane the indices point into, trusted as in scatter.h.
 //
 //   x[i][c] at i * channels + c; its offset idx[i][c] names y[idx][c]
+//
+// The loops step their pointers by `channels` per position: in the module,
+// an index multiplied out per position made small-C unpools slower.
 #ifndef UNPOOL_SRC_UKERNELS_SCATTER_NHWC_H_
 #define UNPOOL_SRC_UKERNELS_SCATTER_NHWC_H_
 
@@ -17,9 +20,8 @@ namespace ukernels {
 template <typename T, typename I>
 void unpool_nhwc__scalar(const T* x, const I* idx, int64_t n, int64_t channels, T* y) {
   const int64_t C = channels;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t at = i * C;
-    for (int64_t c = 0; c < C; ++c) y[static_cast<int64_t>(idx[at + c]) * C + c] = x[at + c];
+  for (int64_t i = 0; i < n; ++i, x += C, idx += C) {
+    for (int64_t c = 0; c < C; ++c) y[static_cast<int64_t>(idx[c]) * C + c] = x[c];
   }
 }
 
@@ -32,11 +34,10 @@ template <typename T, typename I>
 void scatter_add_nhwc__scalar(const T* go, const I* idx, int64_t n, int64_t channels,
                               int64_t limit, T* gi) {
   const int64_t C = channels;
-  for (int64_t o = 0; o < n; ++o) {
-    const int64_t at = o * C;
+  for (int64_t o = 0; o < n; ++o, go += C, idx += C) {
     for (int64_t c = 0; c < C; ++c) {
-      const int64_t v = static_cast<int64_t>(idx[at + c]);
-      if (v >= 0 && v < limit) gi[v * C + c] += go[at + c];
+      const int64_t v = static_cast<int64_t>(idx[c]);
+      if (v >= 0 && v < limit) gi[v * C + c] += go[c];
     }
   }
 }
@@ -45,9 +46,8 @@ void scatter_add_nhwc__scalar(const T* go, const I* idx, int64_t n, int64_t chan
 template <typename T, typename I>
 void gather_nhwc__scalar(const T* go, const I* idx, int64_t n, int64_t channels, T* gi) {
   const int64_t C = channels;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t at = i * C;
-    for (int64_t c = 0; c < C; ++c) gi[at + c] = go[static_cast<int64_t>(idx[at + c]) * C + c];
+  for (int64_t i = 0; i < n; ++i, idx += C, gi += C) {
+    for (int64_t c = 0; c < C; ++c) gi[c] = go[static_cast<int64_t>(idx[c]) * C + c];
   }
 }
 
