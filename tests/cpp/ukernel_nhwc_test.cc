@@ -114,7 +114,8 @@ void check_argmaxpool_nhwc(std::mt19937& rng, int64_t channels, int* ran_simd) {
   std::vector<T> want_y(C);
   std::vector<I> want_i(C);
   for (int64_t ch = 0; ch < channels; ++ch) {
-    reference_position(x, c, ch, &want_y[static_cast<size_t>(ch)], &want_i[static_cast<size_t>(ch)]);
+    const size_t at = static_cast<size_t>(ch);
+    reference_position(x, c, ch, &want_y[at], &want_i[at]);
   }
   const auto chosen = uk::config::argmaxpool_nhwc<T, I>(c.p);
   bool chosen_applies = false;

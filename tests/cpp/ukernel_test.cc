@@ -1,11 +1,12 @@
-// Every channels-first microkernel variant of ukernels/variants.inc against
-// the first entry of its op, on the random cases its guard accepts: widths
-// around the SIMD tiles
-// (w < 4, w == 4, w % 4 != 0, large), strides 1-4, dilation, padding,
-// clipped edges, windows wholly in padding, and data full of NaN (with sign
-// and payload), ties, +-0 and +-inf. Results must be identical bits. Natively
-// only the scalar variants exist; the same test built with em++ -msimd128
-// checks the wasmsimd ones.
+// Every channels-first argmax pool variant of ukernels/variants.inc against
+// the first entry (argmaxpool_row__scalar), on the random cases its guard
+// accepts: widths around the SIMD tiles (w < 4, w == 4, w % 4 != 0, large),
+// strides 1-4, dilation, padding, clipped edges, windows wholly in padding,
+// and data full of NaN (with sign and payload), ties, +-0 and +-inf. Results
+// must be identical bits, and ukernels/config.h may only pick a variant whose
+// guard holds. Natively only the scalar variants exist; the same test built
+// with em++ -msimd128 checks the wasmsimd ones. (Scatter, gather and index
+// checks: ukernel_scatter_test.cc; channels last: ukernel_nhwc_test.cc.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "ukernel_test_util.h"
 #include "ukernels/config.h"
 #include "ukernels/ukernels.h"
 
@@ -36,52 +38,6 @@ Span window(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
 std::map<std::string, int>& runs() {
   static std::map<std::string, int> m;
   return m;
-}
-
-template <typename T>
-const char* type_name() {
-  return sizeof(T) == 4 ? "f32" : "f64";
-}
-template <typename I>
-const char* index_name() {
-  return sizeof(I) == 4 ? "i32" : "i64";
-}
-
-template <typename T>
-bool same_bits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-// A NaN with the given sign and payload bit, so bit identity covers NaNs.
-template <typename T>
-T nan_with(bool negative, bool payload) {
-  T v = std::numeric_limits<T>::quiet_NaN();
-  unsigned char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  if (payload) b[0] |= 1;
-  if (negative) b[sizeof(T) - 1] |= 0x80;
-  std::memcpy(&v, b, sizeof(T));
-  return v;
-}
-
-// Values of one of several flavours: all ties, few distinct values with
-// specials sprinkled in, or distinct random values.
-template <typename T>
-std::vector<T> random_values(std::mt19937& rng, size_t n) {
-  const T inf = std::numeric_limits<T>::infinity();
-  const T specials[] = {T(0), -T(0), inf, -inf, nan_with<T>(false, false),
-                        nan_with<T>(true, false), nan_with<T>(false, true), T(1), T(-1)};
-  std::uniform_int_distribution<int> flavour(0, 3), special(0, 8), small(-2, 2), rare(0, 15);
-  std::uniform_real_distribution<double> real(-100, 100);
-  const int f = flavour(rng);
-  std::vector<T> v(n);
-  for (auto& e : v) {
-    if (f == 0) e = T(1);  // all ties
-    else if (f == 1) e = rare(rng) == 0 ? specials[special(rng)] : T(small(rng));
-    else if (f == 2) e = specials[special(rng)];
-    else e = static_cast<T>(real(rng));
-  }
-  return v;
 }
 
 // One 2d pool problem: a rows-by-width plane, pooled along both dims. The
@@ -356,130 +312,6 @@ TEST(Ukernel, ArgmaxpoolVariantsMatchScalarBits) {
   }
   for (const auto& v : uk::kArgmaxpoolVariants<float, int32_t>) {
     EXPECT_GT(runs()[std::string("f32 i32 ") + v.name], 0) << v.name << " never ran";
-  }
-}
-
-// The unpool, scatter-add and gather variants on random offsets with many
-// duplicates: later writes must win and sums must add in the same order.
-// The in-range scatter-add gets offsets outside the plane too, and must
-// equal the plain one on the offsets inside.
-template <typename T, typename I>
-void check_scatter_gather(std::mt19937& rng, int64_t n, int64_t plane) {
-  const std::string what = std::string(type_name<T>()) + " " + index_name<I>() + " n " +
-                           std::to_string(n) + " plane " + std::to_string(plane);
-  std::uniform_int_distribution<int64_t> any(0, plane - 1);
-  std::vector<I> idx(static_cast<size_t>(n));
-  for (auto& v : idx) v = static_cast<I>(any(rng));
-  const std::vector<T> x = random_values<T>(rng, static_cast<size_t>(n));
-  const std::vector<T> g = random_values<T>(rng, static_cast<size_t>(plane));
-  auto same = [](const std::vector<T>& a, const std::vector<T>& b) {
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!same_bits(a[i], b[i])) return false;
-    }
-    return true;
-  };
-  std::vector<T> want;
-  for (const auto& v : uk::kUnpoolVariants<T, I>) {
-    if (!v.applies()) continue;
-    std::vector<T> y(static_cast<size_t>(plane), T(0));
-    v.fn(x.data(), idx.data(), n, y.data());
-    if (want.empty()) want = y;
-    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
-  }
-  want.clear();
-  for (const auto& v : uk::kScatterAddVariants<T, I>) {
-    if (!v.applies()) continue;
-    std::vector<T> y(static_cast<size_t>(plane), T(0));
-    v.fn(x.data(), idx.data(), n, y.data());
-    if (want.empty()) want = y;
-    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
-  }
-  {
-    std::vector<I> wild = idx;  // some offsets outside [0, plane)
-    std::vector<I> inside;
-    std::vector<T> x_inside;
-    for (size_t i = 0; i < wild.size(); ++i) {
-      if (i % 3 == 1) wild[i] = static_cast<I>(i % 2 ? -1 - static_cast<int64_t>(i) : plane + static_cast<int64_t>(i));
-      else {
-        inside.push_back(wild[i]);
-        x_inside.push_back(x[i]);
-      }
-    }
-    std::vector<T> want_in(static_cast<size_t>(plane), T(0));
-    uk::scatter_add__scalar(x_inside.data(), inside.data(), static_cast<int64_t>(inside.size()),
-                            want_in.data());
-    for (const auto& v : uk::kScatterAddInRangeVariants<T, I>) {
-      if (!v.applies()) continue;
-      std::vector<T> y(static_cast<size_t>(plane) + 1, T(0));  // a guard element
-      v.fn(x.data(), wild.data(), n, plane, y.data());
-      ASSERT_TRUE(y.back() == T(0) && same(std::vector<T>(y.begin(), y.end() - 1), want_in))
-          << v.name << " " << what;
-    }
-  }
-  want.clear();
-  for (const auto& v : uk::kGatherVariants<T, I>) {
-    if (!v.applies()) continue;
-    std::vector<T> y(static_cast<size_t>(n), T(0));
-    v.fn(g.data(), idx.data(), n, y.data());
-    if (want.empty()) want = y;
-    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
-  }
-}
-
-TEST(Ukernel, ScatterGatherVariantsMatchScalarBits) {
-  std::mt19937 rng(99);
-  static const int64_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000};
-  for (int64_t n : kSizes) {
-    for (int64_t plane : {n, 4 * n, (n + 1) / 2}) {
-      check_scatter_gather<float, int32_t>(rng, n, plane);
-      check_scatter_gather<float, int64_t>(rng, n, plane);
-      check_scatter_gather<double, int32_t>(rng, n, plane);
-      check_scatter_gather<double, int64_t>(rng, n, plane);
-      if (HasFatalFailure()) return;
-    }
-  }
-}
-
-// Index checks against the definition: arrays that are all valid, or have one bad index (negative,
-// the limit itself, far out, the type's extremes) anywhere, including the
-// SIMD tail; limits up to past INT32_MAX.
-template <typename I>
-void check_index_checks(std::mt19937& rng, int64_t n) {
-  const int64_t limits[] = {1, 5, n + 1, 1000, int64_t{INT32_MAX}, int64_t{INT32_MAX} + 1,
-                            int64_t{1} << 40};
-  const int64_t bads[] = {-1, 0 /* = limit */, 1 /* = limit + 1 */,
-                          int64_t{std::numeric_limits<I>::min()},
-                          int64_t{std::numeric_limits<I>::max()}};
-  for (int64_t limit : limits) {
-    std::uniform_int_distribution<int64_t> good(0, std::min<int64_t>(limit, std::numeric_limits<I>::max()) - 1);
-    for (int trial = 0; trial < 12; ++trial) {
-      std::vector<I> idx(static_cast<size_t>(n));
-      for (auto& v : idx) v = static_cast<I>(good(rng));
-      if (trial > 0 && n > 0) {
-        int64_t bad = bads[trial % 5];
-        if (trial % 5 == 1 || trial % 5 == 2) bad += limit;
-        const size_t at = static_cast<size_t>(std::uniform_int_distribution<int64_t>(0, n - 1)(rng));
-        if (bad >= int64_t{std::numeric_limits<I>::min()} && bad <= int64_t{std::numeric_limits<I>::max()}) {
-          idx[at] = static_cast<I>(bad);
-        }
-      }
-      bool want = true;
-      for (I v : idx) want = want && v >= 0 && int64_t{v} < limit;
-      for (const auto& v : uk::kCheckIndicesVariants<I>) {
-        ASSERT_EQ(v.fn(idx.data(), n, limit), want)
-            << v.name << " " << index_name<I>() << " n " << n << " limit " << limit << " trial "
-            << trial;
-      }
-    }
-  }
-}
-
-TEST(Ukernel, CheckIndicesVariantsAgree) {
-  std::mt19937 rng(5);
-  for (int64_t n : {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100}) {
-    check_index_checks<int32_t>(rng, n);
-    check_index_checks<int64_t>(rng, n);
-    if (HasFatalFailure()) return;
   }
 }
 

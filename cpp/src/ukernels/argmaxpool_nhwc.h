@@ -69,7 +69,8 @@ inline void argmaxpool_nhwc_block__scalar(const T* __restrict x, const ArgmaxNhw
 // plane's first position. Not inlined: inlined into the operator layer's
 // position loop, its copies made the module larger.
 template <typename T, typename I>
-__attribute__((noinline)) void argmaxpool_nhwc__scalar(const T* x, const ArgmaxNhwc& p, T* y, I* idx) {
+__attribute__((noinline)) void argmaxpool_nhwc__scalar(const T* x, const ArgmaxNhwc& p, T* y,
+                                                     I* idx) {
   for (int64_t c0 = 0; c0 < p.channels; c0 += kNhwcBlock) {
     const int64_t cn = p.channels - c0 < kNhwcBlock ? p.channels - c0 : kNhwcBlock;
     argmaxpool_nhwc_block__scalar<T, I>(x + c0, p, cn, y + c0, idx + c0);

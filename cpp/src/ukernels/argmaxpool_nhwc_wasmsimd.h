@@ -22,8 +22,10 @@ namespace wasmsimd {
 // Channels [0, cn) (cn <= kNhwcBlock) of one block: whole vectors here, the
 // last cn % 4 channels through the scalar block. Inlined into its one caller:
 // a call per block and position slowed pools with few channels.
-__attribute__((always_inline)) inline void argmaxpool_nhwc_block(const float* __restrict x, const ArgmaxNhwc& p, int64_t cn,
-                                  float* __restrict y, int32_t* __restrict idx) {
+__attribute__((always_inline)) inline void argmaxpool_nhwc_block(const float* __restrict x,
+                                                                 const ArgmaxNhwc& p, int64_t cn,
+                                                                 float* __restrict y,
+                                                                 int32_t* __restrict idx) {
   const int64_t H = p.height, W = p.width, C = p.channels;
   const int64_t vn = cn / 4;
   v128_t best[kNhwcBlock / 4], at_best[kNhwcBlock / 4];
@@ -66,7 +68,8 @@ constexpr bool argmaxpool_nhwc__wasmsimd_applies(const ArgmaxNhwc&) {
   return std::is_same<T, float>::value && std::is_same<I, int32_t>::value;
 }
 template <typename T, typename I>
-__attribute__((noinline)) void argmaxpool_nhwc__wasmsimd(const T* x, const ArgmaxNhwc& p, T* y, I* idx) {
+__attribute__((noinline)) void argmaxpool_nhwc__wasmsimd(const T* x, const ArgmaxNhwc& p, T* y,
+                                                       I* idx) {
   if constexpr (std::is_same<T, float>::value && std::is_same<I, int32_t>::value) {
     for (int64_t c0 = 0; c0 < p.channels; c0 += kNhwcBlock) {
       const int64_t cn = p.channels - c0 < kNhwcBlock ? p.channels - c0 : kNhwcBlock;
