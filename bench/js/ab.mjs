@@ -5,6 +5,9 @@
 // run-to-run noise of `npm run bench` (e.g. per-call overhead).
 //
 // Usage: node bench/js/ab.mjs <distA> <distB> [--shape 1,8,16,16] [--reps 41]
+//          [--layout NHWC] [--kernel 2] [--stride K]
+//   --layout takes the channels-last name of the shape's rank (NLC, NHWC,
+//   NDHWC; the shape is then given channels last, e.g. 1,56,56,64).
 //   e.g. cp -r dist /tmp/before; (change, npm run build);
 //        node bench/js/ab.mjs /tmp/before dist
 // Prints the median µs per call of A and B and A/B (> 1: B is faster).
@@ -34,7 +37,10 @@ const [a, b] = [await load(distA), await load(distB)];
 
 const n = shape.reduce((p, d) => p * d, 1);
 const x = { data: Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) * 100), shape };
-const opts = { kernelSize: 2 };
+const layout = option('--layout', undefined);
+const kernel = Number(option('--kernel', '2'));
+const opts = { kernelSize: kernel, stride: Number(option('--stride', String(kernel))) };
+if (layout) opts.layout = layout;
 
 function cases(u) {
   const pool = u[`maxPool${dims}d`];
@@ -87,7 +93,8 @@ for (let r = 0; r < reps; ++r) {
   }
 }
 const median = (v) => [...v].sort((p, q) => p - q)[v.length >> 1];
-console.log(`A = ${distA}, B = ${distB}; ${shape.join('x')}, float32, k = s = 2; ` +
+console.log(`A = ${distA}, B = ${distB}; ${shape.join('x')} ${layout ?? 'channels first'}, ` +
+            `float32, k = ${opts.kernelSize}, s = ${opts.stride}; ` +
             `median of ${reps} alternated batches, µs per call`);
 console.log('| op | A | B | A / B |\n|---|---:|---:|---:|');
 for (const name of Object.keys(ca)) {

@@ -10,6 +10,9 @@ function medians(file) {
   const scale = { ns: 1e-3, us: 1, ms: 1e3, s: 1e6 };
   const m = new Map(), single = new Map();
   for (const b of JSON.parse(readFileSync(file, 'utf8')).benchmarks) {
+    // Skipped benchmarks (a variant whose guard holds nowhere in the
+    // workload) report an error, or (minibench) no time.
+    if (b.error_occurred || !(b.real_time > 0)) continue;
     const name = b.run_name.replace(/\/real_time$/, '');
     const us = b.real_time * scale[b.time_unit];
     if (b.aggregate_name === 'median') m.set(name, us);

@@ -6,7 +6,11 @@
 //                             backward passes. This is the native ceiling of
 //                             the JS API.
 //   ukernel/<variant>/<wl>    every microkernel variant of variants.inc over
-//                             the same problem, without the operator layer.
+//                             the same problem. Argmax pool variants run in
+//                             the operator layer's own loops (pool_rows.h,
+//                             channels_last.h), on the calls their guard
+//                             accepts (config.h's choice elsewhere); the
+//                             others over each plane.
 //
 // Built natively against Google Benchmark, and with em++ against
 // minibench.h (see bench/native/bench.cmake and bench/native/run.sh).
@@ -19,132 +23,36 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "geometry.h"
+#include "channels_last_bench.h"
+#include "pool_rows.h"
+#include "problem.h"
+#include "ukernels/config.h"
 #include "ukernels/ukernels.h"
 #include "unpool/unpool.h"
 
+namespace unpool_bench {
 namespace {
 
 namespace uk = unpool::ukernels;
 
-struct Workload {
-  const char* name;
-  int dims;
-  std::vector<int64_t> shape;  // N, C, spatial
-  int64_t k, s, p;
-};
-
-const std::vector<Workload>& workloads() {
-  static const std::vector<Workload> w = {
-      {"1d/1x64x12544/k2s2", 1, {1, 64, 12544}, 2, 2, 0},
-      {"2d/1x64x112x112/k2s2", 2, {1, 64, 112, 112}, 2, 2, 0},
-      {"2d/8x64x56x56/k2s2", 2, {8, 64, 56, 56}, 2, 2, 0},
-      {"2d/1x3x512x512/k2s2", 2, {1, 3, 512, 512}, 2, 2, 0},
-      {"2d/1x8x16x16/k2s2", 2, {1, 8, 16, 16}, 2, 2, 0},
-      {"2d/1x64x112x112/k3s2p1", 2, {1, 64, 112, 112}, 3, 2, 1},
-      {"2d/1x64x112x112/k3s1p1", 2, {1, 64, 112, 112}, 3, 1, 1},
-      {"3d/1x16x32x32x32/k2s2", 3, {1, 16, 32, 32, 32}, 2, 2, 0},
-  };
-  return w;
-}
-
-unpool::SizeArg scalar(int64_t v) {
-  unpool::SizeArg a;
-  a.count = 1;
-  a.values[0] = v;
-  return a;
-}
-
-unpool::Shape shape_of(const std::vector<int64_t>& v) {
-  unpool::Shape s;
-  s.rank = static_cast<int32_t>(v.size());
-  for (size_t i = 0; i < v.size(); ++i) s.dims[i] = v[i];
-  return s;
-}
-
-int64_t count(const unpool::Shape& s) { return unpool::numel(s); }
-
-// Buffers of one workload: the input, its pool (values, int32 and int64
-// indices), and gradients. Filled once; every benchmark reuses them.
-struct Problem {
-  unpool::PoolParams pool;
-  unpool::UnpoolParams unpool;
-  unpool::Shape in, out;
-  unpool::internal::Geometry geometry;
-  std::vector<float> x, y, gy, unpooled, gx;
-  std::vector<int32_t> idx;
-  std::vector<int64_t> idx64;
-  bool ok = false;
-
-  explicit Problem(const Workload& w) {
-    pool.dims = unpool.dims = w.dims;
-    pool.kernel = unpool.kernel = scalar(w.k);
-    pool.stride = unpool.stride = scalar(w.s);
-    pool.padding = unpool.padding = scalar(w.p);
-    in = shape_of(w.shape);
-    unpool.output_size_count = w.dims;  // back to the input's size
-    for (int i = 0; i < w.dims; ++i) unpool.output_size[i] = w.shape[2 + i];
-    if (!unpool::internal::plan_pool("bench", pool, in, &geometry, &out).ok()) return;
-    std::mt19937 rng(42);
-    std::uniform_real_distribution<float> value(-1.f, 1.f);
-    x.resize(static_cast<size_t>(count(in)));
-    for (auto& v : x) v = value(rng);
-    y.resize(static_cast<size_t>(count(out)));
-    gy = y;
-    for (auto& v : gy) v = value(rng);
-    idx.resize(y.size());
-    idx64.resize(y.size());
-    unpooled.resize(x.size());
-    gx.resize(x.size());
-    ok = unpool::max_pool(pool, in, unpool::DType::kFloat32, x.data(), y.data(),
-                          unpool::IndexType::kInt32, idx.data(), nullptr) == unpool::Status::kOk &&
-         unpool::max_pool(pool, in, unpool::DType::kFloat32, x.data(), y.data(),
-                          unpool::IndexType::kInt64, idx64.data(), nullptr) == unpool::Status::kOk;
-  }
-};
-
-// The operator layer's loop over planes and output rows, calling `fn` (one
-// call per run of output rows unclipped along H, as max_pool.cc batches them).
-// (Dilation 1 along D and H, as in every workload here.)
-void pool_rows(const Problem& pr, uk::ArgmaxpoolFn<float, int32_t> fn, float* y, int32_t* idx) {
-  const unpool::internal::Geometry& g = pr.geometry;
-  const int64_t H = g.in[1], W = g.in[2];
-  std::vector<int64_t> rows(static_cast<size_t>(g.kernel[0] * g.kernel[1]));
-  uk::ArgmaxRow r{};
-  r.rows = rows.data();
-  r.width = W;
-  r.out_width = g.out[2];
-  r.kernel = g.kernel[2];
-  r.stride = g.stride[2];
-  r.pad = g.pad[2];
-  r.dilation = g.dilation[2];
-  r.step = g.stride[1] * W;
-  int64_t batch_begin, batch_end;
-  uk::unclipped_range(H, g.out[1], g.kernel[1], g.stride[1], g.pad[1], 1, 0, &batch_begin,
-                      &batch_end);
-  for (int64_t p = 0; p < g.planes; ++p) {
-    const float* px = pr.x.data() + p * g.in_plane();
-    for (int64_t od = 0; od < g.out[0]; ++od) {
-      const auto sd = unpool::internal::window(od, g.in[0], g.kernel[0], g.stride[0], g.pad[0], 1);
-      for (int64_t oh = 0; oh < g.out[1]; oh += r.count) {
-        const auto sh = unpool::internal::window(oh, g.in[1], g.kernel[1], g.stride[1], g.pad[1], 1);
-        r.count = oh >= batch_begin && oh < batch_end ? batch_end - oh : 1;
-        r.first_row = (sd.start * H + sh.start) * W;
-        r.nrows = 0;
-        for (int64_t d = sd.start; d < sd.end; ++d) {
-          for (int64_t h = sh.start; h < sh.end; ++h) {
-            rows[static_cast<size_t>(r.nrows++)] = (d * H + h) * W - r.first_row;
-          }
-        }
-        const int64_t o = p * g.out_plane() + (od * g.out[1] + oh) * g.out[2];
-        fn(px, r, y + o, idx + o);
-      }
-    }
-  }
+// The operator layer's loop over planes and output rows, running variant v
+// where its guard holds and config.h's choice elsewhere. Returns how many
+// calls v took.
+template <typename V>
+int64_t pool_rows(const Problem& pr, const V& v, float* y, int32_t* idx) {
+  int64_t taken = 0;
+  unpool::internal::pool_rows<float, int32_t>(
+      pr.geometry, pr.x.data(), y, idx,
+      [&v, &taken](const float* px, const uk::ArgmaxRow& r, float* py, int32_t* pidx) {
+        const bool mine = v.applies(r);
+        taken += mine;
+        const auto fn = mine ? v.fn : uk::config::argmaxpool_row<float, int32_t>(r);
+        fn(px, r, py, pidx);
+      });
+  return taken;
 }
 
 void register_workload(const Workload& w) {
@@ -206,16 +114,20 @@ void register_workload(const Workload& w) {
     }
   });
   for (const auto& v : uk::kArgmaxpoolVariants<float, int32_t>) {
-    const auto fn = v.fn;
-    reg(std::string("ukernel/") + v.name + "/" + name, [fn](State& st, Problem& p) {
+    reg(std::string("ukernel/") + v.name + "/" + name, [&v](State& st, Problem& p) {
+      if (pool_rows(p, v, p.y.data(), p.idx.data()) == 0) {
+        st.SkipWithError("its guard holds for no call of this workload");
+        return;
+      }
       for (auto _ : st) {
-        pool_rows(p, fn, p.y.data(), p.idx.data());
+        pool_rows(p, v, p.y.data(), p.idx.data());
         benchmark::ClobberMemory();
       }
     });
   }
   const int64_t planes = w.shape[0] * w.shape[1];
   for (const auto& v : uk::kUnpoolVariants<float, int32_t>) {
+    if (!v.applies()) continue;
     const auto fn = v.fn;
     reg(std::string("ukernel/") + v.name + "/" + name, [fn, planes](State& st, Problem& p) {
       const int64_t n = static_cast<int64_t>(p.y.size()) / planes;
@@ -229,6 +141,7 @@ void register_workload(const Workload& w) {
     });
   }
   for (const auto& v : uk::kGatherVariants<float, int32_t>) {
+    if (!v.applies()) continue;
     const auto fn = v.fn;
     reg(std::string("ukernel/") + v.name + "/" + name, [fn, planes](State& st, Problem& p) {
       const int64_t n = static_cast<int64_t>(p.y.size()) / planes;
@@ -253,7 +166,23 @@ void register_workload(const Workload& w) {
       }
     });
   }
+  for (const auto& v : uk::kScatterAddInRangeVariants<float, int32_t>) {
+    if (!v.applies()) continue;
+    const auto fn = v.fn;
+    reg(std::string("ukernel/") + v.name + "/" + name, [fn, planes](State& st, Problem& p) {
+      const int64_t n = static_cast<int64_t>(p.y.size()) / planes;
+      const int64_t m = static_cast<int64_t>(p.unpooled.size()) / planes;
+      for (auto _ : st) {
+        for (int64_t q = 0; q < planes; ++q) {
+          fn(p.gy.data() + q * n, p.idx.data() + q * n, n, m, p.gx.data() + q * m);
+        }
+        benchmark::ClobberMemory();
+      }
+    });
+  }
+  register_channels_last(w, reg);
   for (const auto& v : uk::kScatterAddVariants<float, int32_t>) {
+    if (!v.applies()) continue;
     const auto fn = v.fn;
     reg(std::string("ukernel/") + v.name + "/" + name, [fn, planes](State& st, Problem& p) {
       const int64_t n = static_cast<int64_t>(p.y.size()) / planes;
@@ -269,9 +198,10 @@ void register_workload(const Workload& w) {
 }
 
 }  // namespace
+}  // namespace unpool_bench
 
 int main(int argc, char** argv) {
-  for (const auto& w : workloads()) register_workload(w);
+  for (const auto& w : unpool_bench::workloads()) unpool_bench::register_workload(w);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

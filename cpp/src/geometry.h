@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "checks.h"
+#include "ukernels/window.h"
 #include "unpool/types.h"
 
 namespace unpool {
@@ -58,11 +59,8 @@ struct Span {
 };
 inline Span window(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p,
                    int64_t d) {
-  int64_t start = o * s - p;
-  int64_t end = start + (k - 1) * d + 1;
-  if (end > in) end = in;
-  if (start < 0) start += ((-start + d - 1) / d) * d;
-  return {start, end};
+  const ukernels::Window w = ukernels::clipped_window(o, in, k, s, p, d);
+  return {w.start, w.end};
 }
 
 // The window of output position `o` along spatial dim `dim` of `g`.

@@ -8,7 +8,7 @@
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
-#include "ukernels/ukernels.h"
+#include "ukernels/config.h"
 #include "unpool/unpool.h"
 
 namespace unpool {
@@ -48,7 +48,7 @@ int64_t first_bad_index(const Geometry& g, const I* idx,
   const int64_t limit = g.in_plane(), n = g.out_plane();
   for (int64_t p = 0; p < g.planes; ++p) {
     const I* pi = idx + p * n;
-    if (ukernels::check_indices<I>(pi, n, limit)) continue;
+    if (ukernels::config::check_indices<I>(pi, n, limit)) continue;
     for (int64_t e = 0; e < n; ++e) {
       const int64_t v = static_cast<int64_t>(pi[e]);
       if (v >= 0 && v < limit) continue;
@@ -83,9 +83,9 @@ void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
     T* pgi = gi + p * in_plane;
     std::memset(pgi, 0, static_cast<size_t>(in_plane) * sizeof(T));
     if (empty == nullptr) {
-      ukernels::scatter_add<T, I>(pgo, pidx, out_plane, pgi);
+      ukernels::config::scatter_add<T, I>(pgo, pidx, out_plane, pgi);
     } else {
-      ukernels::scatter_add_in_range__scalar(pgo, pidx, out_plane, in_plane, pgi);
+      ukernels::config::scatter_add_in_range<T, I>(pgo, pidx, out_plane, in_plane, pgi);
     }
   }
 }

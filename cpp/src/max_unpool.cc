@@ -5,7 +5,7 @@
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
-#include "ukernels/ukernels.h"
+#include "ukernels/config.h"
 #include "unpool/unpool.h"
 
 namespace unpool {
@@ -22,7 +22,7 @@ int64_t first_bad_index(const I* idx, int64_t planes, int64_t n,
                         int64_t limit) {
   for (int64_t p = 0; p < planes; ++p) {
     const I* pi = idx + p * n;
-    if (ukernels::check_indices<I>(pi, n, limit)) continue;
+    if (ukernels::config::check_indices<I>(pi, n, limit)) continue;
     for (int64_t i = 0; i < n; ++i) {
       const int64_t v = static_cast<int64_t>(pi[i]);
       if (v < 0 || v >= limit) return p * n + i;
@@ -129,7 +129,7 @@ Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x,
     // exceeds L2).
     for (int64_t p = 0; p < g.planes; ++p) {
       std::memset(py + p * m, 0, static_cast<size_t>(m) * sizeof(T));
-      ukernels::unpool_scatter<T, I>(px + p * n, idx + p * n, n, py + p * m);
+      ukernels::config::unpool<T, I>(px + p * n, idx + p * n, n, py + p * m);
     }
   });
   return internal::report(c, error);
@@ -155,7 +155,7 @@ Status run_max_unpool_backward(const Plan& plan, PlaneRange planes,
       return;
     }
     for (int64_t p = 0; p < g.planes; ++p) {
-      ukernels::gather<T, I>(go + p * m, idx + p * n, n, gi + p * n);
+      ukernels::config::gather<T, I>()(go + p * m, idx + p * n, n, gi + p * n);
     }
   });
   return internal::report(c, error);

@@ -1,75 +1,43 @@
-// Every microkernel variant of ukernels/variants.inc against its scalar twin
-// (the first entry) on the same random cases: widths around the SIMD tiles
-// (w < 4, w == 4, w % 4 != 0, large), strides 1-4, dilation, padding,
-// clipped edges, windows wholly in padding, and data full of NaN (with sign
-// and payload), ties, +-0 and +-inf. Results must be identical bits. Natively
-// only the scalar variants exist; the same test built with em++ -msimd128
-// checks the wasmsimd ones.
+// Every channels-first argmax pool variant of ukernels/variants.inc against
+// the first entry (argmaxpool_row__scalar), on the random cases its guard
+// accepts: widths around the SIMD tiles (w < 4, w == 4, w % 4 != 0, large),
+// strides 1-4, dilation, padding, clipped edges, windows wholly in padding,
+// and data full of NaN (with sign and payload), ties, +-0 and +-inf. Results
+// must be identical bits, and ukernels/config.h may only pick a variant whose
+// guard holds. Natively only the scalar variants exist; the same test built
+// with em++ -msimd128 checks the wasmsimd ones. (Scatter, gather and index
+// checks: ukernel_scatter_test.cc; channels last: ukernel_nhwc_test.cc.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "geometry.h"
+#include "ukernel_test_util.h"
+#include "ukernels/config.h"
 #include "ukernels/ukernels.h"
 
 namespace unpool_test {
 namespace {
 
 namespace uk = unpool::ukernels;
-using unpool::internal::Span;
-using unpool::internal::window;
+using Span = uk::Window;
 
-template <typename T>
-const char* type_name() {
-  return sizeof(T) == 4 ? "f32" : "f64";
-}
-template <typename I>
-const char* index_name() {
-  return sizeof(I) == 4 ? "i32" : "i64";
+Span window(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+  return uk::clipped_window(o, in, k, s, p, d);
 }
 
-template <typename T>
-bool same_bits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-// A NaN with the given sign and payload bit, so bit identity covers NaNs.
-template <typename T>
-T nan_with(bool negative, bool payload) {
-  T v = std::numeric_limits<T>::quiet_NaN();
-  unsigned char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  if (payload) b[0] |= 1;
-  if (negative) b[sizeof(T) - 1] |= 0x80;
-  std::memcpy(&v, b, sizeof(T));
-  return v;
-}
-
-// Values of one of several flavours: all ties, few distinct values with
-// specials sprinkled in, or distinct random values.
-template <typename T>
-std::vector<T> random_values(std::mt19937& rng, size_t n) {
-  const T inf = std::numeric_limits<T>::infinity();
-  const T specials[] = {T(0), -T(0), inf, -inf, nan_with<T>(false, false),
-                        nan_with<T>(true, false), nan_with<T>(false, true), T(1), T(-1)};
-  std::uniform_int_distribution<int> flavour(0, 3), special(0, 8), small(-2, 2), rare(0, 15);
-  std::uniform_real_distribution<double> real(-100, 100);
-  const int f = flavour(rng);
-  std::vector<T> v(n);
-  for (auto& e : v) {
-    if (f == 0) e = T(1);  // all ties
-    else if (f == 1) e = rare(rng) == 0 ? specials[special(rng)] : T(small(rng));
-    else if (f == 2) e = specials[special(rng)];
-    else e = static_cast<T>(real(rng));
-  }
-  return v;
+// How often each argmax variant ran, per "f32 i32 name": every variant must
+// have run somewhere.
+std::map<std::string, int>& runs() {
+  static std::map<std::string, int> m;
+  return m;
 }
 
 // One 2d pool problem: a rows-by-width plane, pooled along both dims. The
@@ -170,10 +138,18 @@ void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
     }
     std::vector<T> want_y, y;
     std::vector<I> want_i, idx;
+    // The config's choice for this row must be a variant whose guard holds.
+    const auto chosen = uk::config::argmaxpool_row<T, I>(r);
+    bool chosen_applies = false;
+    for (const auto& v : variants) chosen_applies |= v.fn == chosen && v.applies(r);
+    ASSERT_TRUE(chosen_applies) << "config picks a variant whose guard fails: " << c.describe()
+                                << " oh " << oh << ", nrows " << r.nrows;
     for (const auto& v : variants) {
+      if (!v.applies(r)) continue;
       SCOPED_TRACE(std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name + " " +
                    c.describe() + " oh " + std::to_string(oh) + " of " + std::to_string(oh_n) +
                    ", out_width " + std::to_string(ow_n) + ", nrows " + std::to_string(r.nrows));
+      ++runs()[std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name];
       run(v, &y, &idx);
       if (::testing::Test::HasFatalFailure()) return;
       if (&v == &variants[0]) {
@@ -194,6 +170,7 @@ void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
   at_row(batch_begin);
   r.count = batch_end - batch_begin;
   for (const auto& v : variants) {
+    if (!v.applies(r)) continue;
     SCOPED_TRACE(std::string(type_name<T>()) + " " + index_name<I>() + " " + v.name + " " +
                  c.describe() + " rows " + std::to_string(batch_begin) + ".." +
                  std::to_string(batch_end) + " in one call, out_width " + std::to_string(ow_n));
@@ -260,17 +237,42 @@ TEST(Ukernel, K2s2NanFreePassAndItsFallback) {
   }
 }
 
-TEST(Ukernel, DispatchTakesTheLastVariant) {
-  const auto& table = uk::kArgmaxpoolVariants<float, int32_t>;
-  const size_t n = sizeof(table) / sizeof(table[0]);
-  EXPECT_EQ((uk::argmaxpool_row<float, int32_t>), table[n - 1].fn);
-  EXPECT_EQ(std::string(table[0].name), "argmaxpool_row__scalar");
+// What runs for f32 in each build (ukernels/config.h): the wasmsimd
+// variants with -msimd128, scalar ones without.
+TEST(Ukernel, ConfigPicksTheBuildsVariants) {
+  std::vector<int64_t> rows = {0, 10};
+  uk::ArgmaxRow r{};
+  r.rows = rows.data();
+  r.nrows = 2;
+  r.width = 10;
+  r.out_width = 5;
+  r.kernel = r.stride = 2;
+  r.dilation = 1;
+  r.count = 1;
+  auto name_of = [&r]() {
+    for (const auto& v : uk::kArgmaxpoolVariants<float, int32_t>) {
+      if (v.fn == uk::config::argmaxpool_row<float, int32_t>(r)) return std::string(v.name);
+    }
+    return std::string("none");
+  };
 #ifdef __wasm_simd128__
-  EXPECT_NE(std::string(table[n - 1].name).find("wasmsimd"), std::string::npos);
+  EXPECT_EQ(name_of(), "argmaxpool_row__wasmsimd_k2s2");
+  r.kernel = 3;
+  r.stride = 1;
+  r.out_width = 8;
+  EXPECT_EQ(name_of(), "argmaxpool_row__wasmsimd_s1");
+  r.stride = 3;
+  r.out_width = 3;
+  EXPECT_EQ(name_of(), "argmaxpool_row__wasmsimd");
 #else
-  EXPECT_EQ(std::string(table[n - 1].name).find("wasmsimd"), std::string::npos)
-      << "native builds have only scalar variants";
+  EXPECT_EQ(name_of(), "argmaxpool_row__scalar_k2s2");
+  r.kernel = 3;
+  r.stride = 1;
+  r.out_width = 8;
+  EXPECT_EQ(name_of(), "argmaxpool_row__scalar_taps");
 #endif
+  EXPECT_EQ(std::string(uk::kArgmaxpoolVariants<float, int32_t>[0].name),
+            "argmaxpool_row__scalar");
 }
 
 TEST(Ukernel, InteriorColumnsAreTheUnclippedWindows) {
@@ -308,102 +310,8 @@ TEST(Ukernel, ArgmaxpoolVariantsMatchScalarBits) {
     check_argmaxpool<double, int64_t>(c, rng);
     if (HasFatalFailure()) return;
   }
-}
-
-// The unpool, scatter-add and gather variants on random offsets with many
-// duplicates: later writes must win and sums must add in the same order.
-template <typename T, typename I>
-void check_scatter_gather(std::mt19937& rng, int64_t n, int64_t plane) {
-  const std::string what = std::string(type_name<T>()) + " " + index_name<I>() + " n " +
-                           std::to_string(n) + " plane " + std::to_string(plane);
-  std::uniform_int_distribution<int64_t> any(0, plane - 1);
-  std::vector<I> idx(static_cast<size_t>(n));
-  for (auto& v : idx) v = static_cast<I>(any(rng));
-  const std::vector<T> x = random_values<T>(rng, static_cast<size_t>(n));
-  const std::vector<T> g = random_values<T>(rng, static_cast<size_t>(plane));
-  auto same = [](const std::vector<T>& a, const std::vector<T>& b) {
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!same_bits(a[i], b[i])) return false;
-    }
-    return true;
-  };
-  std::vector<T> want;
-  for (const auto& v : uk::kUnpoolVariants<T, I>) {
-    std::vector<T> y(static_cast<size_t>(plane), T(0));
-    v.fn(x.data(), idx.data(), n, y.data());
-    if (want.empty()) want = y;
-    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
-  }
-  want.clear();
-  for (const auto& v : uk::kScatterAddVariants<T, I>) {
-    std::vector<T> y(static_cast<size_t>(plane), T(0));
-    v.fn(x.data(), idx.data(), n, y.data());
-    if (want.empty()) want = y;
-    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
-  }
-  want.clear();
-  for (const auto& v : uk::kGatherVariants<T, I>) {
-    std::vector<T> y(static_cast<size_t>(n), T(0));
-    v.fn(g.data(), idx.data(), n, y.data());
-    if (want.empty()) want = y;
-    ASSERT_TRUE(same(y, want)) << v.name << " " << what;
-  }
-}
-
-TEST(Ukernel, ScatterGatherVariantsMatchScalarBits) {
-  std::mt19937 rng(99);
-  static const int64_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000};
-  for (int64_t n : kSizes) {
-    for (int64_t plane : {n, 4 * n, (n + 1) / 2}) {
-      check_scatter_gather<float, int32_t>(rng, n, plane);
-      check_scatter_gather<float, int64_t>(rng, n, plane);
-      check_scatter_gather<double, int32_t>(rng, n, plane);
-      check_scatter_gather<double, int64_t>(rng, n, plane);
-      if (HasFatalFailure()) return;
-    }
-  }
-}
-
-// Index checks against the definition: arrays that are all valid, or have one bad index (negative,
-// the limit itself, far out, the type's extremes) anywhere, including the
-// SIMD tail; limits up to past INT32_MAX.
-template <typename I>
-void check_index_checks(std::mt19937& rng, int64_t n) {
-  const int64_t limits[] = {1, 5, n + 1, 1000, int64_t{INT32_MAX}, int64_t{INT32_MAX} + 1,
-                            int64_t{1} << 40};
-  const int64_t bads[] = {-1, 0 /* = limit */, 1 /* = limit + 1 */,
-                          int64_t{std::numeric_limits<I>::min()},
-                          int64_t{std::numeric_limits<I>::max()}};
-  for (int64_t limit : limits) {
-    std::uniform_int_distribution<int64_t> good(0, std::min<int64_t>(limit, std::numeric_limits<I>::max()) - 1);
-    for (int trial = 0; trial < 12; ++trial) {
-      std::vector<I> idx(static_cast<size_t>(n));
-      for (auto& v : idx) v = static_cast<I>(good(rng));
-      if (trial > 0 && n > 0) {
-        int64_t bad = bads[trial % 5];
-        if (trial % 5 == 1 || trial % 5 == 2) bad += limit;
-        const size_t at = static_cast<size_t>(std::uniform_int_distribution<int64_t>(0, n - 1)(rng));
-        if (bad >= int64_t{std::numeric_limits<I>::min()} && bad <= int64_t{std::numeric_limits<I>::max()}) {
-          idx[at] = static_cast<I>(bad);
-        }
-      }
-      bool want = true;
-      for (I v : idx) want = want && v >= 0 && int64_t{v} < limit;
-      for (const auto& v : uk::kCheckIndicesVariants<I>) {
-        ASSERT_EQ(v.fn(idx.data(), n, limit), want)
-            << v.name << " " << index_name<I>() << " n " << n << " limit " << limit << " trial "
-            << trial;
-      }
-    }
-  }
-}
-
-TEST(Ukernel, CheckIndicesVariantsAgree) {
-  std::mt19937 rng(5);
-  for (int64_t n : {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100}) {
-    check_index_checks<int32_t>(rng, n);
-    check_index_checks<int64_t>(rng, n);
-    if (HasFatalFailure()) return;
+  for (const auto& v : uk::kArgmaxpoolVariants<float, int32_t>) {
+    EXPECT_GT(runs()[std::string("f32 i32 ") + v.name], 0) << v.name << " never ran";
   }
 }
 

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "ukernels/window.h"
+
 namespace unpool {
 namespace ukernels {
 
@@ -52,18 +54,17 @@ inline void for_each_row(const ArgmaxRow& r, T* y, I* idx, One one) {
 // when it is greater or NaN, so the first maximum and the last NaN win. The
 // running maximum starts at -inf and the index at the window's first
 // (clipped) position, which is what a window wholly in padding returns.
-// Computes output columns [ow_begin, ow_end) of output row 0 only; the SIMD
-// kernels use it for the edges. Not inlined: its copies inlined into each
-// kernel's edge and fallback paths made the module 2.4 KB larger.
+// Computes output columns [ow_begin, ow_end) of output row 0 only; the other
+// kernels use it for the edge columns, whose windows are clipped. Not
+// inlined: its copies inlined into each kernel's edge paths made the module
+// larger.
 template <typename T, typename I>
 __attribute__((noinline)) void argmaxpool_cols__scalar(const T* x, const ArgmaxRow& r,
                                                       int64_t ow_begin, int64_t ow_end, T* y,
                                                       I* idx) {
   for (int64_t ow = ow_begin; ow < ow_end; ++ow) {
-    int64_t w0 = ow * r.stride - r.pad;
-    int64_t w1 = w0 + (r.kernel - 1) * r.dilation + 1;
-    if (w1 > r.width) w1 = r.width;
-    if (w0 < 0) w0 += ((-w0 + r.dilation - 1) / r.dilation) * r.dilation;
+    const Window win = clipped_window(ow, r.width, r.kernel, r.stride, r.pad, r.dilation);
+    const int64_t w0 = win.start, w1 = win.end;
     // Offsets fit I (the operator layer checks the largest): a select of an
     // int64 beside a float defeats if-conversion in GCC.
     T best = -std::numeric_limits<T>::infinity();
@@ -84,6 +85,12 @@ __attribute__((noinline)) void argmaxpool_cols__scalar(const T* x, const ArgmaxR
   }
 }
 
+// The guard of variants that take any row.
+template <typename T, typename I>
+constexpr bool argmaxpool_any_row(const ArgmaxRow&) {
+  return true;
+}
+
 template <typename T, typename I>
 void argmaxpool_row__scalar(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   for_each_row(r, y, idx, [x](const ArgmaxRow& row, T* yt, I* it) {
@@ -99,30 +106,17 @@ template <typename T, typename I>
 void argmaxpool_row__scalar_taps(const T* x, const ArgmaxRow& r, T* y, I* idx);
 
 // kernel 2, stride 2, dilation 1 along W with two window rows (the common
-// 2d 2x2 pool): interior columns read the pairs (2 ow - pad, 2 ow - pad + 1)
-// of both rows, four taps fused; other geometries go to
-// argmaxpool_row__scalar_taps, the edges to argmaxpool_cols__scalar. Tap
-// (first_row, 2 ow - pad) is the scalar kernel's initial position, so taking
-// it unconditionally gives its bits (a -inf there keeps -inf and the index).
+// 2d 2x2 pool; the guard below): interior columns read the pairs
+// (2 ow - pad, 2 ow - pad + 1) of both rows, four taps fused; the edges go to
+// argmaxpool_cols__scalar. Tap (first_row, 2 ow - pad) is the scalar
+// kernel's initial position, so taking it unconditionally gives its bits (a
+// -inf there keeps -inf and the index).
+template <typename T, typename I>
+constexpr bool argmaxpool_row__scalar_k2s2_applies(const ArgmaxRow& r) {
+  return r.kernel == 2 && r.stride == 2 && r.dilation == 1 && r.nrows == 2;
+}
 template <typename T, typename I>
 void argmaxpool_row__scalar_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx);
-
-// Along one dim of `in` inputs and `out` outputs: the outputs [*begin, *end)
-// whose window lies wholly inside the input, and `overread` more inputs
-// after its last tap too (a SIMD load may read them). begin <= end.
-//
-//   o * stride - pad >= 0
-//   o * stride - pad + (kernel - 1) * dilation + overread <= in - 1
-inline void unclipped_range(int64_t in, int64_t out, int64_t kernel, int64_t stride,
-                            int64_t pad, int64_t dilation, int64_t overread, int64_t* begin,
-                            int64_t* end) {
-  const int64_t lo = (pad + stride - 1) / stride;
-  const int64_t last = in - 1 + pad - (kernel - 1) * dilation - overread;
-  int64_t hi = last < 0 ? 0 : last / stride + 1;
-  if (hi > out) hi = out;
-  *begin = lo < hi ? lo : hi;
-  *end = hi;
-}
 
 // The output columns of `r` whose window row lies wholly inside the input
 // row (unclipped_range along W). Columns outside need clipping: SIMD kernels
@@ -137,7 +131,7 @@ namespace detail {
 
 // One tap of the PyTorch rule without a branch. Offsets are kept in I: a
 // select of an int64 beside a float defeats both if-conversion and
-// vectorisation in GCC (10x slower on random data).
+// vectorisation in GCC, and the branch mispredicts on random data.
 template <typename T, typename I>
 inline void take(T v, I i, T* best, I* best_i) {
   const bool t = v > *best || v != v;
@@ -190,10 +184,6 @@ void argmaxpool_row__scalar_taps(const T* x, const ArgmaxRow& r, T* y, I* idx) {
 
 template <typename T, typename I>
 void argmaxpool_row__scalar_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx) {
-  if (r.kernel != 2 || r.stride != 2 || r.dilation != 1 || r.nrows != 2) {
-    argmaxpool_row__scalar_taps(x, r, y, idx);
-    return;
-  }
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
   for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, T* __restrict yt,

@@ -1,9 +1,7 @@
 // WebAssembly SIMD variant of the gather (scatter.h has the scalar twin).
 // WebAssembly has no gather instruction: this loads 4 indices per v128 and
-// the values lane by lane (load32_lane), then stores 4 outputs at once. float
-// with int32 indices is vectorised; the other type pairs run the scalar twin.
-// The unpool scatter and the index check had SIMD variants too; they did not
-// beat the scalar ones (bench/RESULTS.md) and were dropped.
+// the values lane by lane (load32_lane), then stores 4 outputs at once; f32
+// values with int32 indices only (its guard).
 #ifndef UNPOOL_SRC_UKERNELS_SCATTER_WASMSIMD_H_
 #define UNPOOL_SRC_UKERNELS_SCATTER_WASMSIMD_H_
 
@@ -21,6 +19,10 @@ namespace ukernels {
 
 // gi[i] = go[idx[i]].
 template <typename T, typename I>
+constexpr bool gather__wasmsimd_applies() {
+  return std::is_same<T, float>::value && std::is_same<I, int32_t>::value;
+}
+template <typename T, typename I>
 void gather__wasmsimd(const T* go, const I* idx, int64_t n, T* gi) {
   if constexpr (std::is_same<T, float>::value && std::is_same<I, int32_t>::value) {
     int64_t i = 0;
@@ -34,7 +36,7 @@ void gather__wasmsimd(const T* go, const I* idx, int64_t n, T* gi) {
     }
     gather__scalar(go, idx + i, n - i, gi + i);
   } else {
-    gather__scalar(go, idx, n, gi);
+    __builtin_trap();  // its guard rejects these types
   }
 }
 

@@ -1,8 +1,6 @@
-// Microkernel dispatch: tables of the variants in variants.inc, per value
-// and index type, and the chosen variant of each op. The choice is made at
-// compile time: the last variant compiled in (the SIMD one when built with
-// -msimd128, else the scalar twin). The operator layer calls the chosen
-// variant; tests and benchmarks walk the tables.
+// The tables of every microkernel variant in variants.inc, per value and
+// index type, each entry with its name and guard. Tests and benchmarks walk
+// them; the operator layer does not: it runs what config.h picks.
 #ifndef UNPOOL_SRC_UKERNELS_UKERNELS_H_
 #define UNPOOL_SRC_UKERNELS_UKERNELS_H_
 
@@ -10,8 +8,11 @@
 #include <cstdint>
 
 #include "ukernels/argmaxpool.h"
+#include "ukernels/argmaxpool_nhwc.h"
+#include "ukernels/argmaxpool_nhwc_wasmsimd.h"
 #include "ukernels/argmaxpool_wasmsimd.h"
 #include "ukernels/scatter.h"
+#include "ukernels/scatter_nhwc.h"
 #include "ukernels/scatter_wasmsimd.h"
 
 namespace unpool {
@@ -20,63 +21,94 @@ namespace ukernels {
 template <typename T, typename I>
 using ArgmaxpoolFn = void (*)(const T* x, const ArgmaxRow& r, T* y, I* idx);
 template <typename T, typename I>
+using ArgmaxpoolNhwcFn = void (*)(const T* x, const ArgmaxNhwc& p, T* y, I* idx);
+template <typename T, typename I>
 using UnpoolFn = void (*)(const T* x, const I* idx, int64_t n, T* y);
+template <typename T, typename I>
+using UnpoolNhwcFn = void (*)(const T* x, const I* idx, int64_t n, int64_t channels, T* y);
 template <typename T, typename I>
 using ScatterAddFn = void (*)(const T* go, const I* idx, int64_t n, T* gi);
 template <typename T, typename I>
+using ScatterAddInRangeFn = void (*)(const T* go, const I* idx, int64_t n, int64_t limit, T* gi);
+template <typename T, typename I>
+using ScatterAddNhwcFn = void (*)(const T* go, const I* idx, int64_t n, int64_t channels,
+                                  int64_t limit, T* gi);
+template <typename T, typename I>
 using GatherFn = void (*)(const T* go, const I* idx, int64_t n, T* gi);
+template <typename T, typename I>
+using GatherNhwcFn = void (*)(const T* go, const I* idx, int64_t n, int64_t channels, T* gi);
 template <typename I>
 using CheckIndicesFn = bool (*)(const I* idx, int64_t n, int64_t limit);
 
-template <typename Fn>
+// The guard of variants that take every value and index type.
+template <typename T, typename I>
+constexpr bool any_types() {
+  return true;
+}
+
+// A variant: its name, its function and the guard that says where it
+// applies (Guard takes the kernel's params, or nothing for type-only guards).
+template <typename Fn, typename Guard>
 struct Variant {
   const char* name;
   Fn fn;
+  Guard applies;
 };
 
 template <typename T, typename I>
-constexpr Variant<ArgmaxpoolFn<T, I>> kArgmaxpoolVariants[] = {
-#define UNPOOL_ARGMAXPOOL_UKERNEL(fn) {#fn, &fn<T, I>},
+constexpr Variant<ArgmaxpoolFn<T, I>, bool (*)(const ArgmaxRow&)> kArgmaxpoolVariants[] = {
+#define UNPOOL_ARGMAXPOOL_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
 #include "ukernels/variants.inc"
 };
 template <typename T, typename I>
-constexpr Variant<UnpoolFn<T, I>> kUnpoolVariants[] = {
-#define UNPOOL_UNPOOL_UKERNEL(fn) {#fn, &fn<T, I>},
+constexpr Variant<ArgmaxpoolNhwcFn<T, I>, bool (*)(const ArgmaxNhwc&)>
+    kArgmaxpoolNhwcVariants[] = {
+#define UNPOOL_ARGMAXPOOL_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
+#include "ukernels/variants.inc"
+};
+
+// The ops whose guards look at the value and index types only.
+template <typename T, typename I>
+constexpr Variant<UnpoolFn<T, I>, bool (*)()> kUnpoolVariants[] = {
+#define UNPOOL_UNPOOL_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
 #include "ukernels/variants.inc"
 };
 template <typename T, typename I>
-constexpr Variant<ScatterAddFn<T, I>> kScatterAddVariants[] = {
-#define UNPOOL_SCATTER_ADD_UKERNEL(fn) {#fn, &fn<T, I>},
+constexpr Variant<UnpoolNhwcFn<T, I>, bool (*)()> kUnpoolNhwcVariants[] = {
+#define UNPOOL_UNPOOL_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
 #include "ukernels/variants.inc"
 };
 template <typename T, typename I>
-constexpr Variant<GatherFn<T, I>> kGatherVariants[] = {
-#define UNPOOL_GATHER_UKERNEL(fn) {#fn, &fn<T, I>},
+constexpr Variant<ScatterAddFn<T, I>, bool (*)()> kScatterAddVariants[] = {
+#define UNPOOL_SCATTER_ADD_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
+#include "ukernels/variants.inc"
+};
+template <typename T, typename I>
+constexpr Variant<ScatterAddInRangeFn<T, I>, bool (*)()> kScatterAddInRangeVariants[] = {
+#define UNPOOL_SCATTER_ADD_IN_RANGE_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
+#include "ukernels/variants.inc"
+};
+template <typename T, typename I>
+constexpr Variant<ScatterAddNhwcFn<T, I>, bool (*)()> kScatterAddNhwcVariants[] = {
+#define UNPOOL_SCATTER_ADD_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
+#include "ukernels/variants.inc"
+};
+template <typename T, typename I>
+constexpr Variant<GatherFn<T, I>, bool (*)()> kGatherVariants[] = {
+#define UNPOOL_GATHER_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
+#include "ukernels/variants.inc"
+};
+template <typename T, typename I>
+constexpr Variant<GatherNhwcFn<T, I>, bool (*)()> kGatherNhwcVariants[] = {
+#define UNPOOL_GATHER_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
 #include "ukernels/variants.inc"
 };
 
 template <typename I>
-constexpr Variant<CheckIndicesFn<I>> kCheckIndicesVariants[] = {
-#define UNPOOL_CHECK_INDICES_UKERNEL(fn) {#fn, &fn<I>},
+constexpr Variant<CheckIndicesFn<I>, bool (*)()> kCheckIndicesVariants[] = {
+#define UNPOOL_CHECK_INDICES_UKERNEL(fn) {#fn, &fn<I>, &any_types<int, I>},
 #include "ukernels/variants.inc"
 };
-
-template <typename V, size_t N>
-constexpr const V& best(const V (&table)[N]) {
-  return table[N - 1];
-}
-
-// The variants the operator layer runs.
-template <typename T, typename I>
-constexpr ArgmaxpoolFn<T, I> argmaxpool_row = best(kArgmaxpoolVariants<T, I>).fn;
-template <typename T, typename I>
-constexpr UnpoolFn<T, I> unpool_scatter = best(kUnpoolVariants<T, I>).fn;
-template <typename T, typename I>
-constexpr ScatterAddFn<T, I> scatter_add = best(kScatterAddVariants<T, I>).fn;
-template <typename T, typename I>
-constexpr GatherFn<T, I> gather = best(kGatherVariants<T, I>).fn;
-template <typename I>
-constexpr CheckIndicesFn<I> check_indices = best(kCheckIndicesVariants<I>).fn;
 
 }  // namespace ukernels
 }  // namespace unpool

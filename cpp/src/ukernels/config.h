@@ -1,0 +1,84 @@
+// What runs: for every op, the variant of variants.inc that the operator
+// layer calls, per build and case. This file is the whole answer to "which
+// kernel runs for k = 3, s = 1, channels last, f32?"; appending a variant to
+// variants.inc changes nothing here until a line below names it. Each
+// choice is taken only where the variant's guard holds (ukernel_test checks
+// that), in the order written.
+//
+//   build          op                 case                         variant
+//   -msimd128      argmaxpool_row     k2, s2, d1 along W, >= 1     argmaxpool_row__wasmsimd_k2s2
+//                                     window row, a vector of
+//                                     interior columns
+//                                     s1, f32 values, int32 idx    argmaxpool_row__wasmsimd_s1
+//                                     any other                    argmaxpool_row__wasmsimd
+//                  argmaxpool_nhwc    f32 values, int32 indices    argmaxpool_nhwc__wasmsimd
+//                                     any other                    argmaxpool_nhwc__scalar
+//                  gather             f32 values, int32 indices    gather__wasmsimd
+//   scalar         argmaxpool_row     k2, s2, d1, two window rows  argmaxpool_row__scalar_k2s2
+//                                     any other                    argmaxpool_row__scalar_taps
+//                  argmaxpool_nhwc    any                          argmaxpool_nhwc__scalar
+//                  gather             any                          gather__scalar
+//   both           the other ops      any                          their __scalar variant
+#ifndef UNPOOL_SRC_UKERNELS_CONFIG_H_
+#define UNPOOL_SRC_UKERNELS_CONFIG_H_
+
+#include <cstdint>
+
+#include "ukernels/ukernels.h"
+
+namespace unpool {
+namespace ukernels {
+namespace config {
+
+// One run of output rows of a channels-first pool.
+template <typename T, typename I>
+inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
+#ifdef __wasm_simd128__
+  if (argmaxpool_row__wasmsimd_k2s2_applies<T, I>(r)) return &argmaxpool_row__wasmsimd_k2s2<T, I>;
+  if (argmaxpool_row__wasmsimd_s1_applies<T, I>(r)) return &argmaxpool_row__wasmsimd_s1<T, I>;
+  return &argmaxpool_row__wasmsimd<T, I>;
+#else
+  if (argmaxpool_row__scalar_k2s2_applies<T, I>(r)) return &argmaxpool_row__scalar_k2s2<T, I>;
+  return &argmaxpool_row__scalar_taps<T, I>;
+#endif
+}
+
+// One output position of a channels-last pool.
+template <typename T, typename I>
+inline ArgmaxpoolNhwcFn<T, I> argmaxpool_nhwc(const ArgmaxNhwc& p) {
+#ifdef __wasm_simd128__
+  if (argmaxpool_nhwc__wasmsimd_applies<T, I>(p)) return &argmaxpool_nhwc__wasmsimd<T, I>;
+#else
+  (void)p;
+#endif
+  return &argmaxpool_nhwc__scalar<T, I>;
+}
+
+template <typename T, typename I>
+inline GatherFn<T, I> gather() {
+#ifdef __wasm_simd128__
+  if (gather__wasmsimd_applies<T, I>()) return &gather__wasmsimd<T, I>;
+#endif
+  return &gather__scalar<T, I>;
+}
+
+template <typename T, typename I>
+constexpr UnpoolFn<T, I> unpool = &unpool_scatter__scalar<T, I>;
+template <typename T, typename I>
+constexpr UnpoolNhwcFn<T, I> unpool_nhwc = &unpool_nhwc__scalar<T, I>;
+template <typename T, typename I>
+constexpr ScatterAddFn<T, I> scatter_add = &scatter_add__scalar<T, I>;
+template <typename T, typename I>
+constexpr ScatterAddInRangeFn<T, I> scatter_add_in_range = &scatter_add_in_range__scalar<T, I>;
+template <typename T, typename I>
+constexpr ScatterAddNhwcFn<T, I> scatter_add_nhwc = &scatter_add_nhwc__scalar<T, I>;
+template <typename T, typename I>
+constexpr GatherNhwcFn<T, I> gather_nhwc = &gather_nhwc__scalar<T, I>;
+template <typename I>
+constexpr CheckIndicesFn<I> check_indices = &check_indices__scalar<I>;
+
+}  // namespace config
+}  // namespace ukernels
+}  // namespace unpool
+
+#endif  // UNPOOL_SRC_UKERNELS_CONFIG_H_
