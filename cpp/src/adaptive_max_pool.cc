@@ -6,6 +6,7 @@
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
+#include "window_scratch.h"
 #include "ukernels/argmaxpool_windows.h"
 #include "unpool/unpool.h"
 
@@ -14,6 +15,7 @@ namespace unpool {
 using internal::Check;
 using internal::Geometry;
 using internal::Message;
+using internal::Scratch;
 
 namespace {
 
@@ -113,9 +115,10 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
       }
       return;
     }
+    const Scratch<T> scratch(g);
     for (int64_t p = 0; p < g.planes; ++p) {
-      ukernels::argmaxpool_windows__scalar<T, I>(px + p * in_plane, a, py + p * out_plane,
-                                                 pi + p * out_plane);
+      ukernels::argmaxpool_windows__rows<T, I>(px + p * in_plane, a, scratch.view(),
+                                               py + p * out_plane, pi + p * out_plane);
     }
   });
   return Status::kOk;

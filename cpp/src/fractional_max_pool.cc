@@ -10,6 +10,7 @@
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
+#include "window_scratch.h"
 #include "ukernels/argmaxpool_windows.h"
 #include "unpool/unpool.h"
 
@@ -19,6 +20,7 @@ using internal::Check;
 using internal::fail;
 using internal::Geometry;
 using internal::Message;
+using internal::Scratch;
 
 namespace {
 
@@ -163,14 +165,15 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
                             << "]=" << number(u) << " is outside [0, 1]");
     }
   }
+  const Scratch<T> scratch(g);
   for (int64_t p = 0; p < g.planes; ++p) {
     for (int k = 0; k < dims; ++k) {
       const int d = dim_of[k];
       intervals(samples[p * dims + k], g.in[d], g.out[d], g.kernel[d], starts[d], ends[d]);
     }
     const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-    ukernels::argmaxpool_windows__scalar<T, I>(x + p * in_plane, a, y + p * out_plane,
-                                               idx + p * out_plane);
+    ukernels::argmaxpool_windows__rows<T, I>(x + p * in_plane, a, scratch.view(),
+                                             y + p * out_plane, idx + p * out_plane);
   }
   return {};
 }
