@@ -94,11 +94,11 @@ void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
 
 namespace {
 
-// A plan of max_pool_backward without pool geometry, named `base`.
-Status plan_plain_backward(const char* base, int32_t dims, Layout layout,
+// A plan of a pool backward without pool geometry: `op` named `base`.
+Status plan_plain_backward(Op op, const char* base, int32_t dims, Layout layout,
                            const Shape& input_shape, const Shape& grad_output_shape, DType dtype,
                            IndexType index_type, Plan* plan, std::string* error) {
-  Plan p = internal::new_plan(Op::kMaxPoolBackward, base, dims, dtype, index_type, "inputShape");
+  Plan p = internal::new_plan(op, base, dims, dtype, index_type, "inputShape");
   Check c = internal::plan_plain(p.name, dims, layout, input_shape, grad_output_shape,
                                  "inputShape", "gradOutput", &p.geometry);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
@@ -117,7 +117,7 @@ Status plan_max_pool_backward(const PoolParams& params,
                               IndexType index_type, Plan* plan,
                               std::string* error) {
   if (params.kernel.count == 0) {
-    return plan_plain_backward("maxPool#dBackward", params.dims, params.layout, input_shape,
+    return plan_plain_backward(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims, params.layout, input_shape,
                                grad_output_shape, dtype, index_type, plan, error);
   }
   Plan p = internal::new_plan(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims, dtype,
@@ -138,7 +138,7 @@ Status plan_max_pool_backward(const PoolParams& params,
 Status plan_adaptive_max_pool_backward(int32_t dims, Layout layout, const Shape& input_shape,
                                        const Shape& grad_output_shape, DType dtype,
                                        IndexType index_type, Plan* plan, std::string* error) {
-  return plan_plain_backward("adaptiveMaxPool#dBackward", dims, layout, input_shape,
+  return plan_plain_backward(Op::kAdaptiveMaxPoolBackward, "adaptiveMaxPool#dBackward", dims, layout, input_shape,
                              grad_output_shape, dtype, index_type, plan, error);
 }
 
@@ -153,7 +153,7 @@ Status plan_fractional_max_pool_backward(int32_t dims, const Shape& input_shape,
                        internal::Message() << op.c_str() << ": dims=" << dims << " must be 2 or 3"),
         error);
   }
-  return plan_plain_backward("fractionalMaxPool#dBackward", dims, Layout::kChannelsFirst,
+  return plan_plain_backward(Op::kFractionalMaxPoolBackward, "fractionalMaxPool#dBackward", dims, Layout::kChannelsFirst,
                              input_shape, grad_output_shape, dtype, index_type, plan, error);
 }
 
@@ -161,7 +161,11 @@ Status run_max_pool_backward(const Plan& plan, PlaneRange planes,
                              const void* grad_output, const void* indices,
                              void* grad_input, std::string* error) {
   Geometry g;
-  Check c = internal::start_run(plan, Op::kMaxPoolBackward, planes, &g);
+  // Every pool's gradient is this scatter-add.
+  const Op op = plan.op == Op::kAdaptiveMaxPoolBackward || plan.op == Op::kFractionalMaxPoolBackward
+                    ? plan.op
+                    : Op::kMaxPoolBackward;
+  Check c = internal::start_run(plan, op, planes, &g);
   if (!c.ok()) return internal::report(c, error);
   EmptyWindows empty;
   if (plan.pool_geometry) empty = find_empty_windows(g);

@@ -42,7 +42,9 @@ namespace unpool {
   X(kMaxPoolBackward, 2, "maxPoolBackward")        \
   X(kMaxUnpoolBackward, 3, "maxUnpoolBackward")    \
   X(kAdaptiveMaxPool, 4, "adaptiveMaxPool")        \
-  X(kFractionalMaxPool, 5, "fractionalMaxPool")
+  X(kFractionalMaxPool, 5, "fractionalMaxPool")    \
+  X(kAdaptiveMaxPoolBackward, 6, "adaptiveMaxPoolBackward")   \
+  X(kFractionalMaxPoolBackward, 7, "fractionalMaxPoolBackward")
 
 #define UNPOOL_ENUMERATOR(e, code, ...) e = code,
 enum class Status : int32_t { UNPOOL_STATUS_LIST(UNPOOL_ENUMERATOR) };

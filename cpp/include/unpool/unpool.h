@@ -171,8 +171,9 @@ Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* 
                                std::string* error);
 
 // Their gradients: scatter-adds of `grad_output` by the indices in output
-// order, every index inside its plane. They run with run_max_pool_backward
-// (the plan's name says which pool it was).
+// order, every index inside its plane. Their plans (ops
+// kAdaptiveMaxPoolBackward, kFractionalMaxPoolBackward) run with
+// run_max_pool_backward.
 Status plan_adaptive_max_pool_backward(int32_t dims, Layout layout, const Shape& input_shape,
                                        const Shape& grad_output_shape, DType dtype,
                                        IndexType index_type, Plan* plan, std::string* error);
