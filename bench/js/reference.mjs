@@ -113,3 +113,75 @@ export function jsMaxUnpool(x, idx, inShape, outShape) {
   }
   return y;
 }
+
+/**
+ * Adaptive max pool of an (N, C, H, W) Float32Array to OH x OW: window
+ * [floor(o * I / O), ceil((o + 1) * I / O)) per dim, as PyTorch.
+ */
+export function jsAdaptiveMaxPool2d(x, shape, OH, OW) {
+  const [N, C, H, W] = shape;
+  const y = new Float32Array(N * C * OH * OW);
+  const idx = new Int32Array(N * C * OH * OW);
+  let o = 0;
+  for (let p = 0; p < N * C; ++p) {
+    const base = p * H * W;
+    for (let oh = 0; oh < OH; ++oh) {
+      const h0 = Math.floor((oh * H) / OH), h1 = Math.ceil(((oh + 1) * H) / OH);
+      for (let ow = 0; ow < OW; ++ow) {
+        const w0 = Math.floor((ow * W) / OW), w1 = Math.ceil(((ow + 1) * W) / OW);
+        let best = -Infinity;
+        let bi = h0 * W + w0;
+        for (let h = h0; h < h1; ++h) {
+          for (let w = w0; w < w1; ++w) {
+            const v = x[base + h * W + w];
+            if (v > best || v !== v) { best = v; bi = h * W + w; }
+          }
+        }
+        y[o] = best;
+        idx[o++] = bi;
+      }
+    }
+  }
+  return { y, idx, shape: [N, C, OH, OW] };
+}
+
+/**
+ * Fractional max pool of an (N, C, H, W) Float32Array with a k x k kernel to
+ * OH x OW, `samples` (N * C * 2: W then H per plane) as PyTorch's
+ * generate_intervals uses them, in float32 arithmetic.
+ */
+export function jsFractionalMaxPool2d(x, shape, k, OH, OW, samples) {
+  const [N, C, H, W] = shape;
+  const f = Math.fround;
+  const starts = (u, I, O) => {
+    const r = new Int32Array(O);
+    const alpha = f((I - k) / (O - 1));
+    for (let i = 0; i < O - 1; ++i) r[i] = Math.trunc(f(f(i + u) * alpha)) - Math.trunc(f(u * alpha));
+    r[O - 1] = I - k;
+    return r;
+  };
+  const y = new Float32Array(N * C * OH * OW);
+  const idx = new Int32Array(N * C * OH * OW);
+  let o = 0;
+  for (let p = 0; p < N * C; ++p) {
+    const base = p * H * W;
+    const sw = starts(samples[2 * p], W, OW), sh = starts(samples[2 * p + 1], H, OH);
+    for (let oh = 0; oh < OH; ++oh) {
+      const h0 = sh[oh];
+      for (let ow = 0; ow < OW; ++ow) {
+        const w0 = sw[ow];
+        let best = -Infinity;
+        let bi = h0 * W + w0;
+        for (let h = h0; h < h0 + k; ++h) {
+          for (let w = w0; w < w0 + k; ++w) {
+            const v = x[base + h * W + w];
+            if (v > best || v !== v) { best = v; bi = h * W + w; }
+          }
+        }
+        y[o] = best;
+        idx[o++] = bi;
+      }
+    }
+  }
+  return { y, idx, shape: [N, C, OH, OW] };
+}

@@ -98,9 +98,11 @@ uintptr_t create_plan() { return reinterpret_cast<uintptr_t>(new Plan()); }
 void destroy_plan(uintptr_t plan) { delete plan_at(plan); }
 
 // ---- calls --------------------------------------------------------------------
-// Shapes in the block, by op: maxPool and maxUnpool shapeA = x; maxPoolBackward
-// shapeA = the pooled input's shape, shapeB = gradOutput's (kernel count 0: no
-// pool geometry); maxUnpoolBackward shapeA = gradOutput's, shapeB = indices'.
+// Shapes in the block, by op: maxPool, maxUnpool and adaptiveMaxPool shapeA =
+// x; fractionalMaxPool shapeA = x, shapeB = randomSamples'; maxPoolBackward
+// (kernel count 0: no pool geometry) and the adaptive and fractional backward
+// passes shapeA = the pooled input's shape, shapeB = gradOutput's;
+// maxUnpoolBackward shapeA = gradOutput's, shapeB = indices'.
 
 int32_t plan_call(int32_t op, uintptr_t plan, uintptr_t block, int32_t dtype, int32_t index_type) {
   return code(plan_op(op, plan_at(plan), block_at(block), dtype, index_type, &last_error()));
@@ -109,9 +111,10 @@ int32_t plan_call(int32_t op, uintptr_t plan, uintptr_t block, int32_t dtype, in
 // Planes [begin, end) of N * C (end -1: all); doubles, as plane counts may
 // pass 2^31. Exposed as runPlan: Module.run is Emscripten's own (a second
 // "run" would become an overload dispatched on every call).
-int32_t run(uintptr_t plan, uintptr_t a0, uintptr_t a1, uintptr_t a2, double begin,
-            double end) {
-  return code(run_plan(*plan_at(plan), a0, a1, a2, to_i64(begin), to_i64(end), &last_error()));
+int32_t run(uintptr_t plan, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3,
+            double begin, double end) {
+  return code(
+      run_plan(*plan_at(plan), a0, a1, a2, a3, to_i64(begin), to_i64(end), &last_error()));
 }
 
 int32_t run_small_call(int32_t op, uintptr_t plan, uintptr_t block, int32_t dtype,

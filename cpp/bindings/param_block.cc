@@ -72,4 +72,26 @@ unpool::UnpoolParams read_unpool(const ParamBlock& b) {
   return p;
 }
 
+unpool::AdaptivePoolParams read_adaptive(const ParamBlock& b) {
+  unpool::AdaptivePoolParams p;
+  p.dims = to_i32(b.dims[0]);
+  p.output_size = read_size(b.pool_size);
+  for (int i = 0; i < unpool::kMaxSpatialDims; ++i) p.keep[i] = b.keep[i] != 0;
+  p.layout = read_layout(b);
+  return p;
+}
+
+// Ratios are not integers: they cross as they are (NaN included; the core
+// rejects anything outside (0, 1)).
+unpool::FractionalPoolParams read_fractional(const ParamBlock& b) {
+  unpool::FractionalPoolParams p;
+  p.dims = to_i32(b.dims[0]);
+  p.kernel = read_size(b.kernel);
+  p.output_size = read_size(b.pool_size);
+  p.ratio_count = to_i32(b.ratio[0]);
+  p.ratio_list = b.ratio[1] != 0;
+  for (int i = 0; i < unpool::kMaxSpatialDims; ++i) p.output_ratio[i] = b.ratio[2 + i];
+  return p;
+}
+
 }  // namespace unpool_bindings

@@ -33,6 +33,11 @@ constexpr int kShapeSlots = 1 + unpool::kMaxRank;
   X(padding, "padding", kSizeSlots)                                         \
   X(dilation, "dilation", kSizeSlots)    /* pools */                        \
   X(output_size, "outputSize", unpool::kMaxRank) /* unpools */              \
+  X(pool_size, "poolSize", kSizeSlots)   /* adaptive, fractional: the     \
+                                            output size as a size arg */  \
+  X(keep, "keep", unpool::kMaxSpatialDims) /* adaptive: 1 = input's size */ \
+  X(ratio, "ratio", kSizeSlots)          /* fractional: count, list, 3     \
+                                            ratios in (0, 1) */          \
   X(shape_a, "shapeA", kShapeSlots)      /* the op's first shape */         \
   X(shape_b, "shapeB", kShapeSlots)      /* its second (backward ops) */    \
   X(shape_out, "shapeOut", kShapeSlots)  /* written: the result's shape */  \
@@ -86,6 +91,8 @@ unpool::Layout read_layout(const ParamBlock& b);
 unpool::Shape read_shape(const double* s);
 unpool::PoolParams read_pool(const ParamBlock& b);
 unpool::UnpoolParams read_unpool(const ParamBlock& b);
+unpool::AdaptivePoolParams read_adaptive(const ParamBlock& b);
+unpool::FractionalPoolParams read_fractional(const ParamBlock& b);
 void write_shape(const unpool::Shape& shape, double* s);
 
 }  // namespace unpool_bindings

@@ -49,6 +49,16 @@ Status plan_core(Op op, const ParamBlock& b, unpool::DType dt, unpool::IndexType
     case Op::kMaxUnpoolBackward:  // shapeA: gradOutput; shapeB: indices
       return unpool::plan_max_unpool_backward(static_cast<int32_t>(to_i64(b.dims[0])),
                                               read_layout(b), a, s, dt, it, plan, error);
+    case Op::kAdaptiveMaxPool:
+      return unpool::plan_adaptive_max_pool(read_adaptive(b), a, dt, it, plan, error);
+    case Op::kFractionalMaxPool:  // shapeB: randomSamples
+      return unpool::plan_fractional_max_pool(read_fractional(b), a, s, dt, it, plan, error);
+    case Op::kAdaptiveMaxPoolBackward:  // shapeA: the pooled input; shapeB: gradOutput
+      return unpool::plan_adaptive_max_pool_backward(static_cast<int32_t>(to_i64(b.dims[0])),
+                                                     read_layout(b), a, s, dt, it, plan, error);
+    case Op::kFractionalMaxPoolBackward:
+      return unpool::plan_fractional_max_pool_backward(static_cast<int32_t>(to_i64(b.dims[0])),
+                                                       a, s, dt, it, plan, error);
   }
   return fail(error, "unpool: unknown op code " + std::to_string(static_cast<int32_t>(op)));
 }
@@ -75,8 +85,8 @@ Status plan_op(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype, int32
   return Status::kOk;
 }
 
-Status run_plan(const Plan& holder, uintptr_t a0, uintptr_t a1, uintptr_t a2, int64_t begin,
-                int64_t end, std::string* error) {
+Status run_plan(const Plan& holder, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3,
+                int64_t begin, int64_t end, std::string* error) {
   if (!holder.valid) return fail(error, "unpool: runPlan() of a plan that plan() did not build");
   const unpool::Plan& p = holder.plan;
   const unpool::PlaneRange planes{begin, end};
@@ -86,8 +96,16 @@ Status run_plan(const Plan& holder, uintptr_t a0, uintptr_t a1, uintptr_t a2, in
     case Op::kMaxUnpool:
       return opaque(&unpool::run_max_unpool)(p, planes, cptr(a0), cptr(a1), ptr(a2), error);
     case Op::kMaxPoolBackward:
+    case Op::kAdaptiveMaxPoolBackward:
+    case Op::kFractionalMaxPoolBackward:
       return opaque(&unpool::run_max_pool_backward)(p, planes, cptr(a0), cptr(a1), ptr(a2),
                                                     error);
+    case Op::kAdaptiveMaxPool:
+      return opaque(&unpool::run_adaptive_max_pool)(p, planes, cptr(a0), ptr(a1), ptr(a2),
+                                                    error);
+    case Op::kFractionalMaxPool:
+      return opaque(&unpool::run_fractional_max_pool)(p, planes, cptr(a0), cptr(a1), ptr(a2),
+                                                      ptr(a3), error);
     case Op::kMaxUnpoolBackward:
       return opaque(&unpool::run_max_unpool_backward)(p, planes, cptr(a0), cptr(a1), ptr(a2),
                                                       error);
@@ -104,13 +122,16 @@ int32_t run_small(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype, in
   if (n < 0 || n > static_cast<int64_t>(capacity)) return kNotRun;  // (bytes >= n)
   const int64_t first = n * element_bytes(dtype);
   const int64_t second = (first + 7) / 8 * 8;
-  const bool pool = holder->plan.op == Op::kMaxPool;
+  const Op o = holder->plan.op;
+  const bool pool = o == Op::kMaxPool || o == Op::kAdaptiveMaxPool || o == Op::kFractionalMaxPool;
   const int64_t total = pool ? second + n * element_bytes(index_type) : first;
   if (total > static_cast<int64_t>(capacity)) return kNotRun;
-  // Results in op order after the inputs: pool (x, y, indices), the others
-  // (in0, in1, result).
-  const Status r = pool ? run_plan(*holder, in0, out, out + second, 0, -1, error)
-                        : run_plan(*holder, in0, in1, out, 0, -1, error);
+  // Results in op order after the inputs: pools (x, y, indices), fractional
+  // (x, samples, y, indices), the others (in0, in1, result).
+  const Status r = o == Op::kFractionalMaxPool
+                       ? run_plan(*holder, in0, in1, out, out + second, 0, -1, error)
+                   : pool ? run_plan(*holder, in0, out, out + second, 0, 0, -1, error)
+                          : run_plan(*holder, in0, in1, out, 0, 0, -1, error);
   return static_cast<int32_t>(r);
 }
 

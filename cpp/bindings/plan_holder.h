@@ -31,14 +31,15 @@ unpool::Status plan_op(int32_t op, Plan* holder, ParamBlock* block, int32_t dtyp
                        int32_t index_type, std::string* error);
 
 // Runs the held plan on planes [begin, end) (end -1: all). Addresses in op
-// order: maxPool (x, y, indices); maxUnpool (x, indices, y); maxPoolBackward
-// and maxUnpoolBackward (gradOutput, indices, gradInput).
+// order: maxPool and adaptiveMaxPool (x, y, indices); fractionalMaxPool (x,
+// randomSamples, y, indices); maxUnpool (x, indices, y); the backward passes
+// (gradOutput, indices, gradInput). Unused addresses are 0.
 unpool::Status run_plan(const Plan& holder, uintptr_t a0, uintptr_t a1, uintptr_t a2,
-                        int64_t begin, int64_t end, std::string* error);
+                        uintptr_t a3, int64_t begin, int64_t end, std::string* error);
 
 // plan_op, then, when every result fits in `capacity` bytes at `out` (the
 // first at `out`, a second, pool indices, at the next multiple of 8), runs
-// all planes into them. Returns kNotRun (nothing run) when they do not fit.
+// all planes into them; in0 and in1 are the op's inputs in order. Returns kNotRun (nothing run) when they do not fit.
 constexpr int32_t kNotRun = -1;
 int32_t run_small(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype,
                   int32_t index_type, uintptr_t in0, uintptr_t in1, uintptr_t out,

@@ -28,12 +28,13 @@ std::string arg_name(const char* name, const SizeArg& a, int i) {
 // " entries" / " entry", for "must have N entries".
 const char* entries(int32_t dims) { return dims > 1 ? " entries" : " entry"; }
 
+}  // namespace
+
 // Expands `a` into the last `dims` entries of `out` (D, H, W order). A
 // missing argument takes `fallback` (itself already expanded) when given,
 // else `dflt`. Values must be >= `min` and <= kMaxSize.
 // A one-entry list broadcasts only when `single_list` (pools).
-Check resolve(const char* op, const char* name, const SizeArg& a,
-              int32_t dims, int64_t min, int64_t dflt, const int64_t* fallback,
+Check resolve(const char* op, const char* name, const SizeArg& a, int32_t dims, int64_t min, int64_t dflt, const int64_t* fallback,
               bool required, bool single_list, int64_t out[3]) {
   if (a.count == 0 && required) {
     return fail(Status::kInvalidArgument, Message() << op << ": " << name << " is required");
@@ -72,7 +73,7 @@ Check resolve(const char* op, const char* name, const SizeArg& a,
 }
 
 // "x shape [1, 2]", or "inputShape=[1, 2]" for a parameter that is a shape.
-std::string shape_of(const char* name, const Shape& shape) {
+static std::string shape_of(const char* name, const Shape& shape) {
   const std::string n = name;
   const bool is_shape = n.size() >= 5 && (n.compare(n.size() - 5, 5, "Shape") == 0 ||
                                           n == "shape");
@@ -119,7 +120,7 @@ int empty_dim(const Shape& s, int32_t dims, Layout layout, bool unbatched_c) {
 }
 
 // Floor division for a positive divisor (PyTorch's div_rtn).
-int64_t floor_div(int64_t a, int64_t b) {
+static int64_t floor_div(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && (a < 0)) --q;
   return q;
@@ -145,6 +146,8 @@ Check check_output_numel(const char* op, const Geometry& g,
   }
   return {};
 }
+
+namespace {
 
 // Resolves an unpool's kernel, stride, padding and input, and the default
 // output size per dim (in g->out).
@@ -239,8 +242,67 @@ Check plan_pool(const char* op, const PoolParams& p, const Shape& input,
   return check_output_numel(op, *g, *output);
 }
 
+namespace {
+
+// An unpool without kernel (PyTorch's native max_unpool2d(x, indices,
+// output_size)): `output_size` is the output's spatial size, one entry per
+// dim, with no range check against a kernel.
+Check plan_unpool_kernel_free(const char* op, const UnpoolParams& p, const Shape& input,
+                              Geometry* g, Shape* output) {
+  Check c = check_dims_value(op, p.dims);
+  if (!c.ok()) return c;
+  const int dims = p.dims;
+  const int32_t n = p.output_size_count;
+  if (n < 0) {
+    return fail(Status::kInvalidArgument,
+                Message() << op << ": kernelSize is required (or outputSize alone, for an "
+                                   "unpool without kernel)");
+  }
+  // PyTorch's kernel-free form has no stride and zero padding.
+  bool padded = p.padding.count < 0;
+  for (int i = 0; i < p.padding.count && i < kMaxSpatialDims; ++i) padded |= p.padding.values[i] != 0;
+  const char* extra = p.stride.count != 0 || p.stride.list ? "stride"
+                      : padded                             ? "padding"
+                                                           : nullptr;
+  if (extra != nullptr) {
+    return fail(Status::kInvalidArgument,
+                Message() << op << ": " << extra << " needs kernelSize (an unpool without "
+                                                    "kernel takes outputSize and no "
+                                                    "stride or padding)");
+  }
+  if (n != dims) {
+    return fail(Status::kInvalidArgument,
+                Message() << op << ": outputSize must have " << dims << entries(dims)
+                          << " (the output's spatial size) when kernelSize is omitted, got "
+                          << n);
+  }
+  if (!(c = check_layout(op, p.layout)).ok() ||
+      !(c = check_rank(op, "x", dims, input, p.layout)).ok() ||
+      !(c = read_input(op, "x", dims, input, empty_dim(input, dims, p.layout, true), p.layout,
+                       g)).ok()) {
+    return c;
+  }
+  for (int i = 0; i < dims; ++i) {
+    const int64_t v = p.output_size[i];
+    if (v < 1 || v > kMaxSize) {
+      Message m;
+      m << op << ": outputSize[" << i << "]=" << v;
+      if (v < 1) return fail(Status::kInvalidArgument, m << " must be >= 1");
+      return fail(Status::kTooLarge, m << " exceeds the limit " << kMaxSize);
+    }
+    g->out[3 - dims + i] = v;
+  }
+  *output = make_output(input, dims, p.layout, g->out);
+  return check_output_numel(op, *g, *output);
+}
+
+}  // namespace
+
 Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input,
                   Geometry* g, Shape* output) {
+  if (p.kernel.count == 0 && !p.kernel.list) {
+    return plan_unpool_kernel_free(op, p, input, g, output);
+  }
   Check c = plan_unpool_common(op, p, input, g, "x");
   if (!c.ok()) return c;
   const int dims = p.dims;

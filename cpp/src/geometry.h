@@ -42,6 +42,30 @@ Check plan_plain(const char* op, int32_t dims, Layout layout, const Shape& a,
                  const Shape& b, const char* a_name, const char* b_name,
                  Geometry* g);
 
+// Expands size argument `a` (`name` in messages) into the last `dims`
+// entries of `out` (D, H, W order). A missing argument takes `fallback`
+// (itself already expanded) when given, else `dflt`. Values must be >= `min`
+// and <= kMaxSize. A one-entry list broadcasts only when `single_list`.
+Check resolve(const char* op, const char* name, const SizeArg& a, int32_t dims, int64_t min,
+              int64_t dflt, const int64_t* fallback, bool required, bool single_list,
+              int64_t out[3]);
+
+// Dims of `shape` must be positive except dim `empty_ok` (-1: none), and
+// none may exceed kMaxSize. Fills layout, channels, planes and the spatial
+// sizes of `g`.
+Check read_input(const char* op, const char* name, int32_t dims, const Shape& shape,
+                 int empty_ok, Layout layout, Geometry* g);
+
+// The dim of `s` that may be 0: N when batched; with `unbatched_c` (unpools
+// and backward passes, as PyTorch's unpool), also an unbatched C.
+int empty_dim(const Shape& s, int32_t dims, Layout layout, bool unbatched_c);
+
+// `input` with its spatial dims replaced by `out` (D, H, W order).
+Shape make_output(const Shape& input, int32_t dims, Layout layout, const int64_t out[3]);
+
+// The output of `g` (`out` its shape) must stay addressable with int64.
+Check check_output_numel(const char* op, const Geometry& g, const Shape& out);
+
 // Position of the first spatial dim and of C in a shape of rank `rank`.
 inline int spatial_begin(int rank, int32_t dims, Layout layout) {
   return layout == Layout::kChannelsLast ? rank - dims - 1 : rank - dims;

@@ -92,25 +92,15 @@ void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
 
 }  // namespace
 
-Status plan_max_pool_backward(const PoolParams& params,
-                              const Shape& input_shape,
-                              const Shape& grad_output_shape, DType dtype,
-                              IndexType index_type, Plan* plan,
-                              std::string* error) {
-  Plan p = internal::new_plan(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims, dtype,
-                              index_type, "inputShape");
-  p.pool_geometry = params.kernel.count > 0;
-  Check c;
-  if (p.pool_geometry) {
-    Shape expected;
-    c = internal::plan_pool(p.name, params, input_shape, &p.geometry, &expected, "inputShape");
-    if (c.ok()) {
-      c = internal::check_same_shape(p.name, "gradOutput", grad_output_shape, expected);
-    }
-  } else {
-    c = internal::plan_plain(p.name, params.dims, params.layout, input_shape, grad_output_shape,
-                             "inputShape", "gradOutput", &p.geometry);
-  }
+namespace {
+
+// A plan of a pool backward without pool geometry: `op` named `base`.
+Status plan_plain_backward(Op op, const char* base, int32_t dims, Layout layout,
+                           const Shape& input_shape, const Shape& grad_output_shape, DType dtype,
+                           IndexType index_type, Plan* plan, std::string* error) {
+  Plan p = internal::new_plan(op, base, dims, dtype, index_type, "inputShape");
+  Check c = internal::plan_plain(p.name, dims, layout, input_shape, grad_output_shape,
+                                 "inputShape", "gradOutput", &p.geometry);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
   if (c.ok()) {
     p.output = input_shape;
@@ -118,6 +108,8 @@ Status plan_max_pool_backward(const PoolParams& params,
   }
   return internal::report(c, error);
 }
+
+}  // namespace
 
 namespace internal {
 
@@ -141,11 +133,61 @@ Check check_pool_backward_indices(const Plan& plan, const void* indices) {
 
 }  // namespace internal
 
+Status plan_max_pool_backward(const PoolParams& params,
+                              const Shape& input_shape,
+                              const Shape& grad_output_shape, DType dtype,
+                              IndexType index_type, Plan* plan,
+                              std::string* error) {
+  if (params.kernel.count == 0) {
+    return plan_plain_backward(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims, params.layout, input_shape,
+                               grad_output_shape, dtype, index_type, plan, error);
+  }
+  Plan p = internal::new_plan(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims, dtype,
+                              index_type, "inputShape");
+  p.pool_geometry = true;
+  Shape expected;
+  Check c = internal::plan_pool(p.name, params, input_shape, &p.geometry, &expected,
+                                "inputShape");
+  if (c.ok()) c = internal::check_same_shape(p.name, "gradOutput", grad_output_shape, expected);
+  if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
+  if (c.ok()) {
+    p.output = input_shape;
+    *plan = p;
+  }
+  return internal::report(c, error);
+}
+
+Status plan_adaptive_max_pool_backward(int32_t dims, Layout layout, const Shape& input_shape,
+                                       const Shape& grad_output_shape, DType dtype,
+                                       IndexType index_type, Plan* plan, std::string* error) {
+  return plan_plain_backward(Op::kAdaptiveMaxPoolBackward, "adaptiveMaxPool#dBackward", dims, layout, input_shape,
+                             grad_output_shape, dtype, index_type, plan, error);
+}
+
+Status plan_fractional_max_pool_backward(int32_t dims, const Shape& input_shape,
+                                         const Shape& grad_output_shape, DType dtype,
+                                         IndexType index_type, Plan* plan,
+                                         std::string* error) {
+  if (dims != 2 && dims != 3) {
+    const internal::OpName op("fractionalMaxPool#dBackward", dims);
+    return internal::report(
+        internal::fail(Status::kInvalidArgument,
+                       internal::Message() << op.c_str() << ": dims=" << dims << " must be 2 or 3"),
+        error);
+  }
+  return plan_plain_backward(Op::kFractionalMaxPoolBackward, "fractionalMaxPool#dBackward", dims, Layout::kChannelsFirst,
+                             input_shape, grad_output_shape, dtype, index_type, plan, error);
+}
+
 Status run_max_pool_backward(const Plan& plan, PlaneRange planes,
                              const void* grad_output, const void* indices,
                              void* grad_input, std::string* error) {
   Geometry g;
-  Check c = internal::start_run(plan, Op::kMaxPoolBackward, planes, &g);
+  // Every pool's gradient is this scatter-add.
+  const Op op = plan.op == Op::kAdaptiveMaxPoolBackward || plan.op == Op::kFractionalMaxPoolBackward
+                    ? plan.op
+                    : Op::kMaxPoolBackward;
+  Check c = internal::start_run(plan, op, planes, &g);
   if (!c.ok()) return internal::report(c, error);
   EmptyWindows empty;
   if (plan.pool_geometry) empty = find_empty_windows(g);

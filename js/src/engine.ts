@@ -132,7 +132,7 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
       resident.push(o.sink.kind === 'resident' ? allocTensor(rt.m, fn, o.dtype, o.shape) : undefined);
     }
     block = new HeapBlock(rt, fn, sizes);
-    const a = [0, 0, 0];
+    const a = [0, 0, 0, 0];
     for (let k = 0; k < nIn; ++k) {
       const i = inputs[k];
       if (i.address !== 0) {
@@ -146,7 +146,7 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
       const r = resident[k];
       a[nIn + k] = r !== undefined ? addressOf(fn, 'result', r) : block.ptrs[nIn + k];
     }
-    rt.check(rt.m.runPlan(plan, a[0], a[1], a[2], 0, -1));
+    rt.check(rt.m.runPlan(plan, a[0], a[1], a[2], a[3] ?? 0, 0, -1));
     const results: (Tensor | WasmTensor)[] = [];
     for (let k = 0; k < outputs.length; ++k) {
       const { dtype, shape, sink } = outputs[k];

@@ -29,14 +29,16 @@ const RANK = SPATIAL + 2;
 const FIELDS = {
   dims: 1, layout: 1, ceilMode: 1, outputSizeCount: 1,
   kernel: 2 + SPATIAL, stride: 2 + SPATIAL, padding: 2 + SPATIAL, dilation: 2 + SPATIAL,
-  outputSize: RANK, shapeA: 1 + RANK, shapeB: 1 + RANK, shapeOut: 1 + RANK,
+  outputSize: RANK, poolSize: 2 + SPATIAL, keep: SPATIAL, ratio: 2 + SPATIAL, shapeA: 1 + RANK, shapeB: 1 + RANK, shapeOut: 1 + RANK,
   rangeMin: SPATIAL, rangeMax: SPATIAL,
 } as const;
 
 export type Field = keyof typeof FIELDS;
 export type ParamLayout = Readonly<Record<Field, number>> & { readonly slots: number };
-export type OpName = 'maxPool' | 'maxUnpool' | 'maxPoolBackward' | 'maxUnpoolBackward';
-const OPS: readonly OpName[] = ['maxPool', 'maxUnpool', 'maxPoolBackward', 'maxUnpoolBackward'];
+export type OpName = 'maxPool' | 'maxUnpool' | 'maxPoolBackward' | 'maxUnpoolBackward' |
+    'adaptiveMaxPool' | 'fractionalMaxPool' | 'adaptiveMaxPoolBackward' | 'fractionalMaxPoolBackward';
+const OPS: readonly OpName[] = ['maxPool', 'maxUnpool', 'maxPoolBackward', 'maxUnpoolBackward',
+  'adaptiveMaxPool', 'fractionalMaxPool', 'adaptiveMaxPoolBackward', 'fractionalMaxPoolBackward'];
 
 function mismatch(what: string): Error {
   return new Error(`unpool: the WebAssembly module does not match this JavaScript (${what})`);
@@ -186,6 +188,10 @@ export class Runtime {
     writeSize(f, l.dilation, g.dilation);
     const os = l.outputSize;
     for (let i = 0; i < RANK; ++i) f[os + i] = g.outputSize[i];
+    writeSize(f, l.poolSize, g.poolSize);
+    const k = l.keep;
+    for (let i = 0; i < SPATIAL; ++i) f[k + i] = g.keep[i];
+    writeSize(f, l.ratio, g.ratio);
   }
 
   /** Writes a shape (rank, then its dims, zeros after) into field `at`. */

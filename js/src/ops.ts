@@ -39,8 +39,12 @@ export interface SizeRange {
 }
 
 /** Whether an op may be streamed over plane ranges (every plan runs on a range). */
+// Fractional pooling's random samples are an input with `dims` values a plane,
+// which the plane ranges of the streamed path do not cut: it runs whole.
 const STREAMS: Readonly<Record<OpName, boolean>> = {
   maxPool: true, maxUnpool: true, maxPoolBackward: true, maxUnpoolBackward: true,
+  adaptiveMaxPool: true, fractionalMaxPool: false, adaptiveMaxPoolBackward: true,
+  fractionalMaxPoolBackward: true,
 };
 
 // The core takes one shape for a values tensor and its indices.

@@ -111,7 +111,8 @@ export function streamed(rt: Runtime, c: Call, outputs: readonly Output[], plan:
         (block.view(k, i.dtype, (e - b) * per) as { set(a: TensorData): void })
             .set(i.data!.subarray(b * per, e * per));
       }
-      rt.check(rt.m.runPlan(plan, addressAt(0, b), addressAt(1, b), addressAt(2, b), b, e));
+      rt.check(rt.m.runPlan(plan, addressAt(0, b), addressAt(1, b), addressAt(2, b),
+                            nIn + outputs.length > 3 ? addressAt(3, b) : 0, b, e));
       for (let k = 0; k < outputs.length; ++k) {
         const t = targets[k];
         if (t === undefined) continue;

@@ -39,13 +39,13 @@ export interface UnpoolWasmModule {
   destroyPlan(plan: number): void;
   /** Validates op `op` on the block into `plan`; writes the result shape to shapeOut. */
   plan(op: number, plan: number, block: number, dtype: number, indexType: number): number;
-  /** Runs `plan` on planes [planeBegin, planeEnd) (-1: all); addresses in op order. */
-  runPlan(plan: number, a0: number, a1: number, a2: number, planeBegin: number,
+  /** Runs `plan` on planes [planeBegin, planeEnd) (-1: all); addresses in op order (unused: 0). */
+  runPlan(plan: number, a0: number, a1: number, a2: number, a3: number, planeBegin: number,
           planeEnd: number): number;
   /** plan(), then runs into `out` when the results fit `capacity` bytes; -1: not run. */
   runSmall(op: number, plan: number, block: number, dtype: number, indexType: number,
            in0: number, in1: number, out: number, capacity: number): number;
-  /** Checks every index of a maxUnpool plan, writing nothing. */
+  /** Checks every index of an unpool or backward plan, writing nothing. */
   checkIndices(plan: number, indices: number): number;
   /** shapeA and the unpool params -> rangeMin, rangeMax. */
   unpoolOutputRange(block: number): number;

@@ -6,11 +6,20 @@
 #include <string>
 #include <vector>
 
-// A size parameter: not given (null), an int, or a list.
+// A size parameter: not given (null), an int, or a list; `none[i]` marks a
+// null entry of a list (adaptive pooling: keep that input size).
 struct GoldenArg {
   bool given = false;
   bool list = false;
   std::vector<int64_t> values;
+  std::vector<bool> none;
+};
+
+// A ratio parameter (fractional pooling): not given, a number, or a list.
+struct GoldenRatio {
+  bool given = false;
+  bool list = false;
+  std::vector<double> values;
 };
 
 struct GoldenTensor {
@@ -26,7 +35,8 @@ struct GoldenCase {
   GoldenArg kernel, stride, padding, dilation;
   bool ceil_mode = false;
   GoldenArg output_size;
-  GoldenTensor x, indices, grad_output;
+  GoldenRatio output_ratio;
+  GoldenTensor x, random_samples, indices, grad_output;
   bool expect_error = false;
   std::string error_kind;
   GoldenTensor output, out_indices, grad_input;

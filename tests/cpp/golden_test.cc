@@ -19,15 +19,27 @@ using unpool::SizeArg;
 using unpool::Status;
 using unpool::UnpoolParams;
 
+enum class Kind { kPool, kUnpool, kAdaptive, kFractional };
+
 struct OpInfo {
+  Kind kind = Kind::kPool;
   bool unpool = false;
   bool backward = false;
   int dims = 0;
+  const char* name = "maxPool";  // how its messages start
 };
 
 OpInfo parse_op(const std::string& op) {
   OpInfo o;
   o.unpool = op.find("unpool") != std::string::npos;
+  o.kind = o.unpool                                     ? Kind::kUnpool
+           : op.rfind("adaptive", 0) == 0               ? Kind::kAdaptive
+           : op.rfind("fractional", 0) == 0             ? Kind::kFractional
+                                                        : Kind::kPool;
+  o.name = o.unpool ? "maxUnpool"
+           : o.kind == Kind::kAdaptive   ? "adaptiveMaxPool"
+           : o.kind == Kind::kFractional ? "fractionalMaxPool"
+                                         : "maxPool";
   o.backward = op.find("_backward") != std::string::npos;
   o.dims = op[op.find_first_of("123")] - '0';
   return o;
@@ -68,6 +80,29 @@ UnpoolParams unpool_params(const GoldenCase& c, int dims) {
   return p;
 }
 
+unpool::AdaptivePoolParams adaptive_params(const GoldenCase& c, int dims) {
+  unpool::AdaptivePoolParams p;
+  p.dims = dims;
+  p.output_size = size_arg(c.output_size);
+  for (size_t i = 0; i < c.output_size.none.size() && i < 3; ++i) p.keep[i] = c.output_size.none[i];
+  return p;
+}
+
+unpool::FractionalPoolParams fractional_params(const GoldenCase& c, int dims) {
+  unpool::FractionalPoolParams p;
+  p.dims = dims;
+  p.kernel = size_arg(c.kernel);
+  p.output_size = size_arg(c.output_size);
+  if (c.output_ratio.given) {
+    p.ratio_list = c.output_ratio.list;
+    p.ratio_count = static_cast<int32_t>(c.output_ratio.values.size());
+    for (size_t i = 0; i < c.output_ratio.values.size() && i < 3; ++i) {
+      p.output_ratio[i] = c.output_ratio.values[i];
+    }
+  }
+  return p;
+}
+
 DType dtype_of(const GoldenTensor& t) {
   return t.dtype == "float64" ? DType::kFloat64 : DType::kFloat32;
 }
@@ -98,6 +133,17 @@ Expect expectation(const GoldenCase& c, const OpInfo& op) {
       return Expect::kSucceed;
     }
   }
+  if (c.category == "quirk") {
+    // Divergences: an adaptive outputSize entry of 0 (PyTorch returns an
+    // empty tensor) and a fractional kernel of 0 are errors.
+    const auto zero = [](const GoldenArg& a) {
+      return a.given && std::find(a.values.begin(), a.values.end(), 0) != a.values.end();
+    };
+    if ((op.kind == Kind::kAdaptive && zero(c.output_size)) ||
+        (op.kind == Kind::kFractional && zero(c.kernel))) {
+      return Expect::kError;
+    }
+  }
   return c.expect_error ? Expect::kError : Expect::kMatch;
 }
 
@@ -116,6 +162,40 @@ Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it,
     EXPECT_EQ(shape_vec(shape), want.shape) << what << " shape";
     EXPECT_EQ(diff_values(got, want.data), "") << what;
   };
+  if (op.kind == Kind::kAdaptive || op.kind == Kind::kFractional) {
+    unpool::Plan plan;
+    Values samples(dt, c.random_samples.data);
+    s = op.kind == Kind::kAdaptive
+            ? unpool::plan_adaptive_max_pool(adaptive_params(c, op.dims), in, dt, it, &plan, error)
+            : unpool::plan_fractional_max_pool(fractional_params(c, op.dims), in,
+                                               make_shape(c.random_samples.shape), dt, it, &plan,
+                                               error);
+    if (s != Status::kOk) return s;
+    out_shape = plan.output;
+    Values y(dt, count(out_shape));
+    Indices idx(it, count(out_shape));
+    s = op.kind == Kind::kAdaptive
+            ? unpool::run_adaptive_max_pool(plan, {}, x.data(), y.data(), idx.data(), error)
+            : unpool::run_fractional_max_pool(plan, {}, x.data(), samples.data(), y.data(),
+                                              idx.data(), error);
+    if (s != Status::kOk) return s;
+    expect_values("output", y, out_shape, c.output);
+    if (c.out_indices.present) EXPECT_EQ(diff_indices(idx, as_ints(c.out_indices.data)), "");
+    if (!op.backward) return s;
+    Values go(dt, c.grad_output.data);
+    Values gi(dt, count(in), -7.0);
+    const Shape go_shape = make_shape(c.grad_output.shape);
+    s = op.kind == Kind::kAdaptive
+            ? unpool::plan_adaptive_max_pool_backward(op.dims, unpool::Layout::kChannelsFirst, in,
+                                                      go_shape, dt, it, &plan, error)
+            : unpool::plan_fractional_max_pool_backward(op.dims, in, go_shape, dt, it, &plan,
+                                                        error);
+    if (s == Status::kOk) {
+      s = unpool::run_max_pool_backward(plan, {}, go.data(), idx.data(), gi.data(), error);
+    }
+    if (s == Status::kOk) expect_values("grad_input", gi, in, c.grad_input);
+    return s;
+  }
   if (!op.unpool) {
     const PoolParams p = pool_params(c, op.dims);
     if ((s = unpool::max_pool_shape(p, in, &out_shape, error)) != Status::kOk) return s;
@@ -163,6 +243,9 @@ TEST_P(Golden, MatchesReference) {
   const OpInfo op = parse_op(c.op);
   const bool float_values = c.x.dtype == "float32" || c.x.dtype == "float64";
   const bool int64_indices = !c.indices.present || c.indices.dtype == "int64";
+  if (c.x.dtype == "float16" || c.x.dtype == "bfloat16") {
+    GTEST_SKIP() << c.id << ": " << c.x.dtype << " values are not supported yet";
+  }
   if (!float_values || !int64_indices) {
     GTEST_SKIP() << c.id << ": dtype " << c.x.dtype << "/" << c.indices.dtype
                  << " cannot be expressed in the C++ API (torch_specific)";
@@ -175,7 +258,7 @@ TEST_P(Golden, MatchesReference) {
     if (expect == Expect::kError) {
       EXPECT_NE(s, Status::kOk) << "PyTorch: " << c.error_kind;
       EXPECT_FALSE(error.empty());
-      EXPECT_EQ(error.rfind(c.op.find("unpool") != std::string::npos ? "maxUnpool" : "maxPool", 0), 0u)
+      EXPECT_EQ(error.rfind(op.name, 0), 0u)
           << "message must start with the op name: " << error;
     } else {
       EXPECT_EQ(s, Status::kOk) << error;

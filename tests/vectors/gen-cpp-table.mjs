@@ -22,11 +22,22 @@ const num = (v) => {
 const str = (s) => JSON.stringify(String(s ?? ''));
 const ints = (a) => `{${a.join(', ')}}`;
 
-// A size parameter: null, an int (applies to every dim) or a list.
+// A size parameter: null, an int (applies to every dim) or a list, whose
+// entries may be null (adaptive pooling: keep that input size).
 const arg = (v) => {
+  if (v === null || v === undefined) return '{false, false, {}, {}}';
+  if (Array.isArray(v)) {
+    const none = v.map((e) => (e === null ? 'true' : 'false'));
+    return `{true, true, ${ints(v.map((e) => e ?? 0))}, {${none.join(', ')}}}`;
+  }
+  return `{true, false, {${v}}, {}}`;
+};
+
+// A ratio parameter (fractional pooling): null, a number or a list.
+const ratio = (v) => {
   if (v === null || v === undefined) return '{false, false, {}}';
-  if (Array.isArray(v)) return `{true, true, ${ints(v)}}`;
-  return `{true, false, {${v}}}`;
+  if (Array.isArray(v)) return `{true, true, {${v.map(num).join(', ')}}}`;
+  return `{true, false, {${num(v)}}}`;
 };
 
 const tensor = (t) => {
@@ -45,7 +56,9 @@ function emitCase(c) {
     `    {${(c.tags ?? []).map(str).join(', ')}},`,
     `    ${arg(p.kernel_size)}, ${arg(p.stride)}, ${arg(p.padding)},`,
     `    ${arg(p.dilation)}, ${p.ceil_mode ? 'true' : 'false'}, ${arg(p.output_size)},`,
+    `    ${ratio(p.output_ratio)},`,
     `    ${tensor(c.inputs.x)},`,
+    `    ${tensor(c.inputs.random_samples)},`,
     `    ${tensor(c.inputs.indices)},`,
     `    ${tensor(c.inputs.grad_output)},`,
     `    ${err}, ${str(c.error_kind)},`,

@@ -40,7 +40,11 @@ namespace unpool {
   X(kMaxPool, 0, "maxPool")                        \
   X(kMaxUnpool, 1, "maxUnpool")                    \
   X(kMaxPoolBackward, 2, "maxPoolBackward")        \
-  X(kMaxUnpoolBackward, 3, "maxUnpoolBackward")
+  X(kMaxUnpoolBackward, 3, "maxUnpoolBackward")    \
+  X(kAdaptiveMaxPool, 4, "adaptiveMaxPool")        \
+  X(kFractionalMaxPool, 5, "fractionalMaxPool")    \
+  X(kAdaptiveMaxPoolBackward, 6, "adaptiveMaxPoolBackward")   \
+  X(kFractionalMaxPoolBackward, 7, "fractionalMaxPoolBackward")
 
 #define UNPOOL_ENUMERATOR(e, code, ...) e = code,
 enum class Status : int32_t { UNPOOL_STATUS_LIST(UNPOOL_ENUMERATOR) };
@@ -117,6 +121,28 @@ struct UnpoolParams {
   Layout layout = Layout::kChannelsFirst;
 };
 
+// Arguments of adaptive_max_pool{1,2,3}d: the output's spatial size,
+// `output_size` as a SizeArg (a scalar for every dim, or one entry per dim),
+// where `keep[i]` set means "the input's size" for entry i (PyTorch's None).
+struct AdaptivePoolParams {
+  int32_t dims = 2;
+  SizeArg output_size;
+  bool keep[kMaxSpatialDims] = {};
+  Layout layout = Layout::kChannelsFirst;
+};
+
+// Arguments of fractional_max_pool{2,3}d (channels first). Exactly one of
+// `output_size` (count > 0) and `output_ratio` (ratio_count > 0: a scalar
+// for every dim, or one per dim, each in (0, 1)) is given.
+struct FractionalPoolParams {
+  int32_t dims = 2;
+  SizeArg kernel;
+  SizeArg output_size;
+  int32_t ratio_count = 0;
+  bool ratio_list = false;
+  double output_ratio[kMaxSpatialDims] = {};
+};
+
 // Valid unpool output size of one spatial dim, inclusive.
 struct SizeRange {
   int64_t min = 0;
@@ -158,6 +184,8 @@ struct Plan {
   Shape output;            // the result's shape (pools: also the indices')
   bool pool_geometry = false;  // max_pool_backward: kernel given, so windows
                                // wholly in padding are known
+  bool regular = false;  // adaptive: every dim divides evenly, so the windows
+                         // are a max pool's (kernel = stride = in / out)
   const char* planes_of = "x";  // the tensor whose planes a run's PlaneRange
                                 // counts, as messages name it
 };

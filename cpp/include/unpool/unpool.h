@@ -144,6 +144,44 @@ Status run_max_unpool_backward(const Plan& plan, PlaneRange planes,
 // index fails the call before any plane is out.
 Status check_indices(const Plan& plan, const void* indices, std::string* error);
 
+// ---- adaptive and fractional max pooling -----------------------------------
+//
+// The same index convention as max_pool, and the same tie and NaN rules.
+
+// Output o of a dim with input size I and output size O takes the window
+// [floor(o * I / O), ceil((o + 1) * I / O)) (PyTorch's AdaptivePooling.h);
+// O > I repeats windows. Where every dim divides evenly the windows are a
+// max pool's with kernel = stride = I / O, and its kernels run.
+Status plan_adaptive_max_pool(const AdaptivePoolParams& params, const Shape& input,
+                              DType dtype, IndexType index_type, Plan* plan,
+                              std::string* error);
+Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
+                             void* indices, std::string* error);
+
+// Windows [start, start + kernel) per dim, the starts drawn from
+// `random_samples` (shape (N, C, dims), the dtype of x, values in [0, 1]) as
+// PyTorch's generate_intervals does, in the value type's arithmetic. In 2d
+// sample 0 drives W and 1 drives H; in 3d 0 drives D, 1 H and 2 W. The
+// samples pointer of a run points at plane `planes.begin`'s samples.
+Status plan_fractional_max_pool(const FractionalPoolParams& params, const Shape& input,
+                                const Shape& samples_shape, DType dtype,
+                                IndexType index_type, Plan* plan, std::string* error);
+Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* x,
+                               const void* random_samples, void* y, void* indices,
+                               std::string* error);
+
+// Their gradients: scatter-adds of `grad_output` by the indices in output
+// order, every index inside its plane. Their plans (ops
+// kAdaptiveMaxPoolBackward, kFractionalMaxPoolBackward) run with
+// run_max_pool_backward.
+Status plan_adaptive_max_pool_backward(int32_t dims, Layout layout, const Shape& input_shape,
+                                       const Shape& grad_output_shape, DType dtype,
+                                       IndexType index_type, Plan* plan, std::string* error);
+Status plan_fractional_max_pool_backward(int32_t dims, const Shape& input_shape,
+                                         const Shape& grad_output_shape, DType dtype,
+                                         IndexType index_type, Plan* plan,
+                                         std::string* error);
+
 // ---- index formats ----------------------------------------------------------
 
 // How other runtimes count argmax indices. `plane` is the spatial size of

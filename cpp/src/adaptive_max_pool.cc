@@ -1,0 +1,127 @@
+// Operator layer of adaptive max pooling: output o of a dim of input size I
+// and output size O pools [floor(o * I / O), ceil((o + 1) * I / O)).
+#include <string>
+#include <vector>
+
+#include "dispatch.h"
+#include "geometry.h"
+#include "plan.h"
+#include "window_scratch.h"
+#include "ukernels/argmaxpool_windows.h"
+#include "unpool/unpool.h"
+
+namespace unpool {
+
+using internal::Check;
+using internal::Geometry;
+using internal::Message;
+using internal::Scratch;
+
+namespace {
+
+// Windows of one dim, as the kernels take them.
+struct Windows {
+  std::vector<int64_t> start, end;
+  ukernels::WindowList list() const {
+    return {start.data(), end.data(), static_cast<int64_t>(start.size())};
+  }
+};
+
+Windows adaptive_windows(int64_t in, int64_t out) {
+  Windows w;
+  w.start.resize(static_cast<size_t>(out));
+  w.end.resize(static_cast<size_t>(out));
+  for (int64_t o = 0; o < out; ++o) {
+    w.start[static_cast<size_t>(o)] = o * in / out;
+    w.end[static_cast<size_t>(o)] = ((o + 1) * in + out - 1) / out;
+  }
+  return w;
+}
+
+// Resolves the output size (kept entries take the input's size) into g.
+Check plan_adaptive(const char* op, const AdaptivePoolParams& p, const Shape& input,
+                    Geometry* g, Shape* output) {
+  Check c = internal::check_dims_value(op, p.dims);
+  if (!c.ok()) return c;
+  const int dims = p.dims;
+  // A kept entry's value is not read: stand a valid one in for it.
+  SizeArg size = p.output_size;
+  for (int i = 0; i < dims && size.list; ++i) {
+    if (p.keep[i] && i < size.count) size.values[i] = 1;
+  }
+  if (!(c = internal::resolve(op, "outputSize", size, dims, 1, 1, nullptr, true, false,
+                              g->out)).ok() ||
+      !(c = internal::check_layout(op, p.layout)).ok() ||
+      !(c = internal::check_rank(op, "x", dims, input, p.layout)).ok() ||
+      !(c = internal::read_input(op, "x", dims, input,
+                                 internal::empty_dim(input, dims, p.layout, false), p.layout,
+                                 g)).ok()) {
+    return c;
+  }
+  for (int i = 0; i < dims && size.list; ++i) {
+    if (p.keep[i]) g->out[3 - dims + i] = g->in[3 - dims + i];
+  }
+  *output = internal::make_output(input, dims, p.layout, g->out);
+  return internal::check_output_numel(op, *g, *output);
+}
+
+}  // namespace
+
+Status plan_adaptive_max_pool(const AdaptivePoolParams& params, const Shape& input,
+                              DType dtype, IndexType index_type, Plan* plan,
+                              std::string* error) {
+  Plan p = internal::new_plan(Op::kAdaptiveMaxPool, "adaptiveMaxPool#d", params.dims, dtype,
+                              index_type, "x");
+  Check c = plan_adaptive(p.name, params, input, &p.geometry, &p.output);
+  if (c.ok()) c = internal::check_types(p.name, dtype, index_type, p.geometry.in_plane());
+  if (!c.ok()) return internal::report(c, error);
+  // Windows that tile each dim are a max pool's: its kernels run them.
+  Geometry& g = p.geometry;
+  p.regular = true;
+  for (int i = 0; i < 3; ++i) p.regular = p.regular && g.out[i] <= g.in[i] && g.in[i] % g.out[i] == 0;
+  if (p.regular) {
+    for (int i = 0; i < 3; ++i) g.kernel[i] = g.stride[i] = g.in[i] / g.out[i];
+  }
+  *plan = p;
+  return internal::report(c, error);
+}
+
+Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
+                             void* indices, std::string* error) {
+  Geometry g;
+  const Check c = internal::start_run(plan, Op::kAdaptiveMaxPool, planes, &g);
+  if (!c.ok()) return internal::report(c, error);
+  if (plan.regular) {
+    Plan pool = plan;
+    pool.op = Op::kMaxPool;
+    return run_max_pool(pool, planes, x, y, indices, error);
+  }
+  const Windows wd = adaptive_windows(g.in[0], g.out[0]), wh = adaptive_windows(g.in[1], g.out[1]),
+                ww = adaptive_windows(g.in[2], g.out[2]);
+  const ukernels::ArgmaxWindows a{wd.list(), wh.list(), ww.list(), g.in[1], g.in[2]};
+  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
+    using T = decltype(t);
+    using I = decltype(i);
+    const T* px = static_cast<const T*>(x);
+    T* py = static_cast<T*>(y);
+    I* pi = static_cast<I*>(indices);
+    if (g.layout == Layout::kChannelsLast) {
+      const int64_t C = g.channels, batch = C == 0 ? 0 : g.planes / C;
+      for (int64_t n = 0; n < batch; ++n) {
+        ukernels::argmaxpool_windows_nhwc__scalar<T, I>(px + n * in_plane * C, a, C,
+                                                        py + n * out_plane * C,
+                                                        pi + n * out_plane * C);
+      }
+      return;
+    }
+    const Scratch<T> scratch(g);
+    for (int64_t p = 0; p < g.planes; ++p) {
+      ukernels::argmaxpool_windows__rows<T, I>(px + p * in_plane, a, scratch.view(),
+                                               py + p * out_plane, pi + p * out_plane);
+    }
+  });
+  return Status::kOk;
+}
+
+}  // namespace unpool

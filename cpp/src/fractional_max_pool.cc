@@ -1,0 +1,210 @@
+// Operator layer of fractional max pooling (channels first, 2d and 3d):
+// windows [start, start + kernel) per dim, the starts drawn from one random
+// sample per (n, c) plane and dim as PyTorch's generate_intervals draws them
+// (aten/src/ATen/native/FractionalMaxPooling.h), in the value type's
+// arithmetic so that float32 samples give PyTorch's float32 windows.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "dispatch.h"
+#include "geometry.h"
+#include "plan.h"
+#include "window_scratch.h"
+#include "ukernels/argmaxpool_windows.h"
+#include "unpool/unpool.h"
+
+namespace unpool {
+
+using internal::Check;
+using internal::fail;
+using internal::Geometry;
+using internal::Message;
+using internal::Scratch;
+
+namespace {
+
+// A value in a message: as many digits as tell it apart in its type.
+template <typename T>
+std::string number(T v) {
+  char s[32];
+  std::snprintf(s, sizeof(s), sizeof(T) == 4 ? "%.9g" : "%.17g", static_cast<double>(v));
+  return s;
+}
+
+Check check_fractional_dims(const char* op, int32_t dims) {
+  if (dims == 2 || dims == 3) return {};
+  return fail(Status::kInvalidArgument, Message() << op << ": dims=" << dims << " must be 2 or 3");
+}
+
+// The output size per dim: `output_size`, or int(in * ratio) in double
+// arithmetic; then PyTorch's size rule: out + kernel - 1 <= in in 2d, and
+// strictly < in in 3d (as PyTorch checks it).
+Check resolve_output(const char* op, const FractionalPoolParams& p, Geometry* g) {
+  const int dims = p.dims;
+  const bool has_size = p.output_size.count != 0 || p.output_size.list;
+  const bool has_ratio = p.ratio_count != 0 || p.ratio_list;
+  if (has_size == has_ratio) {
+    return fail(Status::kInvalidArgument,
+                Message() << op << ": give exactly one of outputSize and outputRatio");
+  }
+  if (has_size) {
+    Check c = internal::resolve(op, "outputSize", p.output_size, dims, 1, 1, nullptr, true, false,
+                                g->out);
+    if (!c.ok()) return c;
+  } else {
+    if (p.ratio_count != dims && !(p.ratio_count == 1 && !p.ratio_list)) {
+      return fail(Status::kInvalidArgument, Message() << op << ": outputRatio must have " << dims
+                                                      << " entries, got " << p.ratio_count);
+    }
+    for (int i = 0; i < dims; ++i) {
+      const double r = p.output_ratio[p.ratio_count == 1 ? 0 : i];
+      if (!(r > 0 && r < 1)) {
+        Message m;
+        m << op << ": outputRatio";
+        if (p.ratio_list) m << "[" << i << "]";
+        return fail(Status::kInvalidArgument, m << "=" << number(r) << " must be in (0, 1)");
+      }
+      const int slot = 3 - dims + i;
+      g->out[slot] = static_cast<int64_t>(static_cast<double>(g->in[slot]) * r);
+      if (g->out[slot] < 1) {
+        return fail(Status::kInvalidShape, Message() << op << ": outputRatio gives output size "
+                                                     << g->out[slot] << " in spatial dim " << i
+                                                     << " (input " << g->in[slot] << ")");
+      }
+    }
+  }
+  for (int i = 0; i < dims; ++i) {
+    const int slot = 3 - dims + i;
+    const int64_t need = g->out[slot] + g->kernel[slot] - 1;
+    if (dims == 2 ? need > g->in[slot] : need >= g->in[slot]) {
+      return fail(Status::kInvalidShape,
+                  Message() << op << ": output size " << g->out[slot] << " plus kernelSize "
+                            << g->kernel[slot] << " - 1 in spatial dim " << i << " must be "
+                            << (dims == 2 ? "at most" : "less than") << " the input size "
+                            << g->in[slot]);
+    }
+  }
+  return {};
+}
+
+Check plan_fractional(const char* op, const FractionalPoolParams& p, const Shape& input,
+                      const Shape& samples, Geometry* g, Shape* output) {
+  Check c = check_fractional_dims(op, p.dims);
+  if (!c.ok()) return c;
+  const int dims = p.dims;
+  if (!(c = internal::resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, true,
+                              g->kernel)).ok() ||
+      !(c = internal::check_rank(op, "x", dims, input)).ok() ||
+      !(c = internal::read_input(op, "x", dims, input,
+                                 internal::empty_dim(input, dims, Layout::kChannelsFirst, false),
+                                 Layout::kChannelsFirst, g)).ok() ||
+      !(c = resolve_output(op, p, g)).ok()) {
+    return c;
+  }
+  // randomSamples: (N, C, dims), N = 1 for unbatched input.
+  Shape want;
+  want.rank = 3;
+  want.dims[0] = input.rank == dims + 2 ? input.dims[0] : 1;
+  want.dims[1] = g->channels;
+  want.dims[2] = dims;
+  if (!(c = internal::check_same_shape(op, "randomSamples", samples, want)).ok()) return c;
+  *output = internal::make_output(input, dims, Layout::kChannelsFirst, g->out);
+  return internal::check_output_numel(op, *g, *output);
+}
+
+// PyTorch's generate_intervals, in T: start[i] = int((i + u) * alpha) -
+// int(u * alpha) for i < out - 1, and start[out - 1] = in - kernel.
+template <typename T>
+void intervals(T u, int64_t in, int64_t out, int64_t kernel, int64_t* start, int64_t* end) {
+  if (out > 1) {
+    const T alpha = static_cast<T>(in - kernel) / static_cast<T>(out - 1);
+    for (int64_t i = 0; i < out - 1; ++i) {
+      // PyTorch converts to int; int64 gives the same values wherever that
+      // conversion is defined, and stays defined up to kMaxSize.
+      start[i] = static_cast<int64_t>((static_cast<T>(i) + u) * alpha) -
+                 static_cast<int64_t>(u * alpha);
+    }
+  }
+  start[out - 1] = in - kernel;
+  for (int64_t i = 0; i < out; ++i) end[i] = start[i] + kernel;
+}
+
+template <typename T, typename I>
+Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samples, T* y,
+                  I* idx) {
+  const int dims = plan.dims;
+  std::vector<int64_t> bounds(static_cast<size_t>(2 * (g.out[0] + g.out[1] + g.out[2])));
+  int64_t* starts[3];
+  int64_t* ends[3];
+  int64_t* at = bounds.data();
+  for (int i = 0; i < 3; ++i) {
+    starts[i] = at;
+    ends[i] = at + g.out[i];
+    at += 2 * g.out[i];
+  }
+  // For 2d the D dim is the one window [0, 1).
+  starts[0][0] = 0;
+  ends[0][0] = 1;
+  const ukernels::ArgmaxWindows a{{starts[0], ends[0], g.out[0]},
+                                  {starts[1], ends[1], g.out[1]},
+                                  {starts[2], ends[2], g.out[2]},
+                                  g.in[1],
+                                  g.in[2]};
+  // Sample k of a plane drives dim kDim[k]: 2d (W, H), 3d (D, H, W).
+  static const int kDim2[2] = {2, 1};
+  static const int kDim3[3] = {0, 1, 2};
+  const int* dim_of = dims == 2 ? kDim2 : kDim3;
+  // Every sample is checked before the first write; this also keeps NaN out
+  // of the integer conversions.
+  for (int64_t k = 0; k < g.planes * dims; ++k) {
+    const T u = samples[k];
+    if (!(u >= 0 && u <= 1)) {
+      return fail(Status::kInvalidArgument,
+                  Message() << plan.name << ": randomSamples[" << g.first_plane * dims + k
+                            << "]=" << number(u) << " is outside [0, 1]");
+    }
+  }
+  const Scratch<T> scratch(g);
+  for (int64_t p = 0; p < g.planes; ++p) {
+    for (int k = 0; k < dims; ++k) {
+      const int d = dim_of[k];
+      intervals(samples[p * dims + k], g.in[d], g.out[d], g.kernel[d], starts[d], ends[d]);
+    }
+    const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+    ukernels::argmaxpool_windows__rows<T, I>(x + p * in_plane, a, scratch.view(),
+                                             y + p * out_plane, idx + p * out_plane);
+  }
+  return {};
+}
+
+}  // namespace
+
+Status plan_fractional_max_pool(const FractionalPoolParams& params, const Shape& input,
+                                const Shape& samples_shape, DType dtype, IndexType index_type,
+                                Plan* plan, std::string* error) {
+  Plan p = internal::new_plan(Op::kFractionalMaxPool, "fractionalMaxPool#d", params.dims, dtype,
+                              index_type, "x");
+  Check c = plan_fractional(p.name, params, input, samples_shape, &p.geometry, &p.output);
+  if (c.ok()) c = internal::check_types(p.name, dtype, index_type, p.geometry.in_plane());
+  if (c.ok()) *plan = p;
+  return internal::report(c, error);
+}
+
+Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* x,
+                               const void* random_samples, void* y, void* indices,
+                               std::string* error) {
+  Geometry g;
+  Check c = internal::start_run(plan, Op::kFractionalMaxPool, planes, &g);
+  if (!c.ok()) return internal::report(c, error);
+  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
+    using T = decltype(t);
+    using I = decltype(i);
+    c = pool_planes<T, I>(plan, g, static_cast<const T*>(x),
+                          static_cast<const T*>(random_samples), static_cast<T*>(y),
+                          static_cast<I*>(indices));
+  });
+  return internal::report(c, error);
+}
+
+}  // namespace unpool

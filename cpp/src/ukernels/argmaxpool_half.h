@@ -1,0 +1,220 @@
+// Argmax pool and scatter-add microkernels for 16-bit values (Float16,
+// BFloat16): the same contracts as argmaxpool.h, argmaxpool_windows.h and
+// scatter.h, computed on bit patterns.
+//
+// Comparison as PyTorch's float32 one: a tap replaces the running maximum
+// when its key is greater or it is NaN. The running key of a NaN maximum is
+// kNaNKey, above every other key, so only a later NaN replaces it.
+#ifndef UNPOOL_SRC_UKERNELS_ARGMAXPOOL_HALF_H_
+#define UNPOOL_SRC_UKERNELS_ARGMAXPOOL_HALF_H_
+
+#include <cstdint>
+
+#include "ukernels/argmaxpool.h"
+#include "ukernels/argmaxpool_windows.h"
+#include "ukernels/half.h"
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+namespace unpool {
+namespace ukernels {
+
+constexpr int32_t kNaNKey = 0x7fff;
+
+// The running maximum of one window.
+template <typename H, typename I>
+struct HalfMax {
+  int32_t key = -static_cast<int32_t>(HalfTraits<H>::kInf);
+  uint16_t bits = HalfTraits<H>::kNegInf;
+  I at;
+
+  explicit HalfMax(I first) : at(first) {}
+  void take(uint16_t v, I i) {
+    const bool nan = half_is_nan<H>(v);
+    const int32_t k = nan ? kNaNKey : half_key(v);
+    const bool t = k > key || nan;
+    key = t ? k : key;
+    bits = t ? v : bits;
+    at = t ? i : at;
+  }
+};
+
+// argmaxpool_cols__scalar for 16-bit values.
+template <typename H, typename I>
+__attribute__((noinline)) void argmaxpool_cols_half__scalar(const H* x, const ArgmaxRow& r,
+                                                            int64_t ow_begin, int64_t ow_end,
+                                                            H* y, I* idx) {
+  for (int64_t ow = ow_begin; ow < ow_end; ++ow) {
+    int64_t w0 = ow * r.stride - r.pad;
+    int64_t w1 = w0 + (r.kernel - 1) * r.dilation + 1;
+    if (w1 > r.width) w1 = r.width;
+    if (w0 < 0) w0 += ((-w0 + r.dilation - 1) / r.dilation) * r.dilation;
+    HalfMax<H, I> m(static_cast<I>(r.first_row + w0));
+    for (int64_t k = 0; k < r.nrows; ++k) {
+      const int64_t o = r.first_row + r.rows[k];
+      for (int64_t w = w0; w < w1; w += r.dilation) m.take(x[o + w].bits, static_cast<I>(o + w));
+    }
+    y[ow].bits = m.bits;
+    idx[ow] = m.at;
+  }
+}
+
+// Any geometry.
+template <typename H, typename I>
+void argmaxpool_row_half__scalar(const H* x, const ArgmaxRow& r, H* y, I* idx) {
+  for_each_row(r, y, idx, [x](const ArgmaxRow& row, H* yt, I* it) {
+    argmaxpool_cols_half__scalar(x, row, 0, row.out_width, yt, it);
+  });
+}
+
+// Adaptive and fractional windows (argmaxpool_windows__scalar's contract).
+template <typename H, typename I>
+void argmaxpool_windows_half__scalar(const H* x, const ArgmaxWindows& a, H* y, I* idx) {
+  const int64_t H_ = a.in_h, W = a.in_w;
+  for (int64_t od = 0; od < a.d.out; ++od) {
+    for (int64_t oh = 0; oh < a.h.out; ++oh) {
+      for (int64_t ow = 0; ow < a.w.out; ++ow) {
+        const int64_t w0 = a.w.start[ow], w1 = a.w.end[ow];
+        HalfMax<H, I> m(static_cast<I>((a.d.start[od] * H_ + a.h.start[oh]) * W + w0));
+        for (int64_t d = a.d.start[od]; d < a.d.end[od]; ++d) {
+          for (int64_t h = a.h.start[oh]; h < a.h.end[oh]; ++h) {
+            const int64_t row = (d * H_ + h) * W;
+            for (int64_t w = w0; w < w1; ++w) m.take(x[row + w].bits, static_cast<I>(row + w));
+          }
+        }
+        (y++)->bits = m.bits;
+        *idx++ = m.at;
+      }
+    }
+  }
+}
+
+// gi[idx[o]] = H(float(gi[idx[o]]) + float(go[o])) in output order: PyTorch
+// rounds after every add. Offsets are trusted (checked by the operator layer).
+template <typename H, typename I>
+void scatter_add_half__scalar(const H* go, const I* idx, int64_t n, H* gi) {
+  for (int64_t o = 0; o < n; ++o) {
+    H& g = gi[idx[o]];
+    g.bits = half_add<H>(g.bits, go[o].bits);
+  }
+}
+
+// The same, skipping offsets outside [0, limit) (windows wholly in padding).
+template <typename H, typename I>
+void scatter_add_half_in_range__scalar(const H* go, const I* idx, int64_t n, int64_t limit,
+                                       H* gi) {
+  for (int64_t o = 0; o < n; ++o) {
+    const int64_t i = static_cast<int64_t>(idx[o]);
+    if (i < 0 || i >= limit) continue;
+    gi[i].bits = half_add<H>(gi[i].bits, go[o].bits);
+  }
+}
+
+#ifdef __wasm_simd128__
+
+namespace half_simd {
+
+// Keys of 8 values: the magnitude, negated for negative values, and
+// kNaNKey for NaN; `nan` receives the NaN lanes.
+template <typename H>
+inline v128_t keys(v128_t v, v128_t* nan) {
+  const v128_t mag = wasm_v128_and(v, wasm_i16x8_splat(0x7fff));
+  const v128_t neg = wasm_i16x8_shr(v, 15);  // 0 or -1
+  *nan = wasm_i16x8_gt(mag, wasm_i16x8_splat(static_cast<int16_t>(HalfTraits<H>::kInf)));
+  const v128_t k = wasm_i16x8_sub(wasm_v128_xor(mag, neg), neg);
+  return wasm_v128_bitselect(wasm_i16x8_splat(kNaNKey), k, *nan);
+}
+
+// One tap for 8 lanes: code `c` (the tap's number in scan order) where it wins.
+template <typename H>
+inline void take(v128_t v, int16_t c, v128_t* key, v128_t* bits, v128_t* code) {
+  v128_t nan;
+  const v128_t k = keys<H>(v, &nan);
+  const v128_t t = wasm_v128_or(wasm_i16x8_gt(k, *key), nan);
+  *key = wasm_v128_bitselect(k, *key, t);
+  *bits = wasm_v128_bitselect(v, *bits, t);
+  *code = wasm_v128_bitselect(wasm_i16x8_splat(c), *code, t);
+}
+
+// Stores 4 offsets `first + 2 j + (code & 1) + (code >> 1) * rows` per
+// lane, code = tap number (row * 2 + column) of the window's winner.
+template <typename I>
+inline void store_indices(v128_t code4, int32_t first, int32_t row_delta, I* idx);
+
+template <>
+inline void store_indices<int32_t>(v128_t code4, int32_t first, int32_t row_delta,
+                                   int32_t* idx) {
+  const v128_t base = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 2, 4, 6));
+  const v128_t col = wasm_v128_and(code4, wasm_i32x4_splat(1));
+  const v128_t row = wasm_i32x4_mul(wasm_i32x4_shr(code4, 1), wasm_i32x4_splat(row_delta));
+  wasm_v128_store(idx, wasm_i32x4_add(base, wasm_i32x4_add(col, row)));
+}
+
+template <>
+inline void store_indices<int64_t>(v128_t code4, int32_t first, int32_t row_delta,
+                                   int64_t* idx) {
+  int32_t v[4];
+  store_indices<int32_t>(code4, first, row_delta, v);
+  for (int j = 0; j < 4; ++j) idx[j] = v[j];
+}
+
+}  // namespace half_simd
+
+// kernel 2, stride 2, dilation 1 along W (guard: argmaxpool_half_k2s2_applies):
+// 8 interior output columns per step, every window row's pairs deinterleaved
+// into even and odd columns; the winner's tap number is kept per lane and
+// turned into its offset at the store. Rows may be clipped (any nrows), and
+// offsets must fit int32 (the guard says so).
+template <typename H, typename I>
+void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I* idx) {
+  int64_t begin, end;
+  interior_columns(r, 0, &begin, &end);
+  for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, H* yt, I* it) {
+    if (row.nrows == 0 || row.nrows > 2) {
+      argmaxpool_cols_half__scalar(x, row, 0, row.out_width, yt, it);
+      return;
+    }
+    argmaxpool_cols_half__scalar(x, row, 0, begin, yt, it);
+    const int64_t o0 = row.first_row + row.rows[0];
+    const int64_t o1 = row.first_row + row.rows[row.nrows - 1];
+    int64_t ow = begin;
+    for (; ow + 8 <= end; ow += 8) {
+      const int64_t w = 2 * ow - row.pad;
+      v128_t key = wasm_i16x8_splat(static_cast<int16_t>(-HalfTraits<H>::kInf));
+      v128_t bits = wasm_i16x8_splat(static_cast<int16_t>(HalfTraits<H>::kNegInf));
+      v128_t code = wasm_i16x8_splat(0);
+      for (int k = 0; k < row.nrows; ++k) {
+        const H* p = x + (k == 0 ? o0 : o1) + w;
+        const v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
+        const v128_t even = wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21,
+                                               24, 25, 28, 29);
+        const v128_t odd = wasm_i8x16_shuffle(lo, hi, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23,
+                                              26, 27, 30, 31);
+        half_simd::take<H>(even, static_cast<int16_t>(2 * k), &key, &bits, &code);
+        half_simd::take<H>(odd, static_cast<int16_t>(2 * k + 1), &key, &bits, &code);
+      }
+      wasm_v128_store(yt + ow, bits);
+      const int32_t first = static_cast<int32_t>(o0 + w);
+      const int32_t delta = static_cast<int32_t>(o1 - o0);
+      half_simd::store_indices<I>(wasm_i32x4_extend_low_i16x8(code), first, delta, it + ow);
+      half_simd::store_indices<I>(wasm_i32x4_extend_high_i16x8(code), first + 8, delta,
+                                  it + ow + 4);
+    }
+    argmaxpool_cols_half__scalar(x, row, ow, row.out_width, yt, it);
+  });
+}
+
+#endif  // __wasm_simd128__
+
+// When argmaxpool_row_half__wasmsimd_k2s2 applies: its geometry, and every
+// offset of the plane fits the int32 lanes it computes them in.
+inline bool argmaxpool_half_k2s2_applies(const ArgmaxRow& r, int64_t plane_size) {
+  return r.kernel == 2 && r.stride == 2 && r.dilation == 1 && plane_size <= INT32_MAX;
+}
+
+}  // namespace ukernels
+}  // namespace unpool
+
+#endif  // UNPOOL_SRC_UKERNELS_ARGMAXPOOL_HALF_H_

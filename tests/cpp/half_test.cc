@@ -1,0 +1,216 @@
+// 16-bit values: conversions against exact references, the monotone key, and
+// the half kernels against a float32 model of PyTorch's rules.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <type_traits>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "ukernels/argmaxpool_half.h"
+
+namespace unpool_test {
+namespace {
+
+using unpool::ukernels::ArgmaxRow;
+using unpool::ukernels::BFloat16;
+using unpool::ukernels::Float16;
+using unpool::ukernels::HalfTraits;
+
+// float16 value of `h` computed in double from its fields.
+double f16_value(uint16_t h) {
+  const int sign = h >> 15, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+  double v;
+  if (exp == 0x1f) v = man ? std::numeric_limits<double>::quiet_NaN() : INFINITY;
+  else if (exp == 0) v = std::ldexp(man, -24);
+  else v = std::ldexp(1024 + man, exp - 25);
+  return sign ? -v : v;
+}
+
+TEST(Half, Float16ToFloatIsExactForEveryPattern) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const float f = HalfTraits<Float16>::to_float(static_cast<uint16_t>(h));
+    const double want = f16_value(static_cast<uint16_t>(h));
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(f)) << h;
+    } else {
+      ASSERT_EQ(static_cast<double>(f), want) << h;
+      ASSERT_EQ(std::signbit(f), (h & 0x8000) != 0) << h;
+    }
+  }
+}
+
+TEST(Half, Float16RoundTripsAndRoundsToNearestEven) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const uint16_t b = static_cast<uint16_t>(h);
+    const uint16_t back = HalfTraits<Float16>::from_float(HalfTraits<Float16>::to_float(b));
+    if ((b & 0x7fff) > 0x7c00) {
+      ASSERT_EQ(back, static_cast<uint16_t>((b & 0x8000) | 0x7e00)) << h;
+    } else {
+      ASSERT_EQ(back, b) << h;
+    }
+  }
+  // Every float halfway between two neighbours, and just off it: RNE.
+  // (65504's upper neighbour is inf: the overflow bound is checked below.)
+  for (uint32_t h = 0; h < 0x7bff; ++h) {
+    const double lo = f16_value(static_cast<uint16_t>(h)), hi = f16_value(static_cast<uint16_t>(h + 1));
+    const float mid = static_cast<float>((lo + hi) / 2);  // exact in float32
+    ASSERT_EQ(static_cast<double>(mid), (lo + hi) / 2);
+    const uint16_t even = (h & 1) ? static_cast<uint16_t>(h + 1) : static_cast<uint16_t>(h);
+    ASSERT_EQ(HalfTraits<Float16>::from_float(mid), even) << h;
+    ASSERT_EQ(HalfTraits<Float16>::from_float(-mid), even | 0x8000) << h;
+    ASSERT_EQ(HalfTraits<Float16>::from_float(std::nextafter(mid, 0.0f)), h) << h;
+    ASSERT_EQ(HalfTraits<Float16>::from_float(std::nextafter(mid, INFINITY)), h + 1) << h;
+  }
+  EXPECT_EQ(HalfTraits<Float16>::from_float(65504.0f + 16.0f), 0x7c00);  // the tie goes up
+  EXPECT_EQ(HalfTraits<Float16>::from_float(65519.996f), 0x7bff);
+  EXPECT_EQ(HalfTraits<Float16>::from_float(1e30f), 0x7c00);
+  EXPECT_EQ(HalfTraits<Float16>::from_float(-INFINITY), 0xfc00);
+}
+
+TEST(Half, BFloat16ConversionsMatchTheirDefinition) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const float f = HalfTraits<BFloat16>::to_float(static_cast<uint16_t>(h));
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    ASSERT_EQ(u, h << 16);
+    const uint16_t back = HalfTraits<BFloat16>::from_float(f);
+    ASSERT_EQ(back, (h & 0x7fff) > 0x7f80 ? 0x7fc0 : h) << h;
+  }
+  // Halfway between 1 and its successor: to even (1).
+  EXPECT_EQ(HalfTraits<BFloat16>::from_float(1.00390625f), 0x3f80);
+  EXPECT_EQ(HalfTraits<BFloat16>::from_float(1.01171875f), 0x3f82);  // 1 + 3 * 2^-8: up to even
+  EXPECT_EQ(HalfTraits<BFloat16>::from_float(256.5f), 0x4380);     // 256 + 0.5 stays 256
+}
+
+TEST(Half, KeysOrderLikeTheValuesWithSignedZerosEqual) {
+  std::vector<uint16_t> v;
+  for (uint32_t h = 0; h < 65536; h += 7) {
+    if ((h & 0x7fff) <= 0x7c00) v.push_back(static_cast<uint16_t>(h));
+  }
+  v.push_back(0x0000);
+  v.push_back(0x8000);
+  for (size_t i = 0; i < v.size(); i += 3) {
+    for (size_t j = 0; j < v.size(); j += 5) {
+      const float a = HalfTraits<Float16>::to_float(v[i]), b = HalfTraits<Float16>::to_float(v[j]);
+      ASSERT_EQ(unpool::ukernels::half_key(v[i]) > unpool::ukernels::half_key(v[j]), a > b);
+      ASSERT_EQ(unpool::ukernels::half_key(v[i]) == unpool::ukernels::half_key(v[j]), a == b);
+    }
+  }
+}
+
+// A float32 model of the pool rule on one window sequence.
+template <typename H>
+void model(const std::vector<uint16_t>& taps, const std::vector<int64_t>& at, uint16_t* bits,
+           int64_t* index) {
+  float best = -INFINITY;
+  *bits = HalfTraits<H>::kNegInf;
+  *index = at[0];
+  for (size_t i = 0; i < taps.size(); ++i) {
+    const float v = HalfTraits<H>::to_float(taps[i]);
+    if (v > best || std::isnan(v)) {
+      best = v;
+      *bits = taps[i];
+      *index = at[i];
+    }
+  }
+}
+
+// Values with ties, +-0, +-inf, NaNs of both signs, subnormals.
+template <typename H>
+std::vector<H> row_data(size_t n, uint32_t seed) {
+  static const uint16_t kF16[] = {0x3c00, 0x3c00, 0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00,
+                                  0xfe01, 0x0001, 0x8001, 0x4000, 0xc000, 0x7bff, 0x3555};
+  static const uint16_t kBF16[] = {0x3f80, 0x3f80, 0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0,
+                                   0xffc1, 0x0001, 0x8001, 0x4000, 0xc000, 0x7f7f, 0x3eaa};
+  std::vector<H> v(n);
+  uint32_t a = seed;
+  for (auto& e : v) {
+    a = a * 1664525u + 1013904223u;
+    const uint16_t* t = std::is_same<H, Float16>::value ? kF16 : kBF16;
+    e.bits = t[(a >> 10) % 14];
+  }
+  return v;
+}
+
+template <typename H>
+void check_row_kernels() {
+  // Rows of a 2d plane W wide, pooled 1d along W: k2s2 with padding 0 and 1,
+  // and k3s1, over 1 and 2 window rows.
+  for (int64_t W : {1, 2, 3, 7, 16, 17, 18, 33, 40}) {
+    for (int64_t nrows : {1, 2}) {
+      for (auto geo : {std::array<int64_t, 3>{2, 2, 0}, {2, 2, 1}, {3, 1, 1}}) {
+        const int64_t k = geo[0], s = geo[1], pad = geo[2];
+        const int64_t out = (W + 2 * pad - k) / s + 1;
+        if (out < 1) continue;
+        const std::vector<H> x = row_data<H>(static_cast<size_t>(2 * W), static_cast<uint32_t>(W * 31 + nrows));
+        const int64_t rows[2] = {0, W};
+        ArgmaxRow r{rows, nrows, 0, W, out, k, s, pad, 1, 1, 0};
+        std::vector<H> y(static_cast<size_t>(out));
+        std::vector<int32_t> idx(static_cast<size_t>(out));
+        unpool::ukernels::argmaxpool_row_half__scalar<H, int32_t>(x.data(), r, y.data(), idx.data());
+        for (int64_t ow = 0; ow < out; ++ow) {
+          std::vector<uint16_t> taps;
+          std::vector<int64_t> at;
+          int64_t w0 = ow * s - pad;
+          const int64_t w1 = std::min(w0 + k, W);
+          w0 = std::max<int64_t>(w0, 0);
+          for (int64_t row = 0; row < nrows; ++row) {
+            for (int64_t w = w0; w < w1; ++w) {
+              taps.push_back(x[static_cast<size_t>(row * W + w)].bits);
+              at.push_back(row * W + w);
+            }
+          }
+          uint16_t want_bits;
+          int64_t want_at;
+          model<H>(taps, at, &want_bits, &want_at);
+          ASSERT_EQ(y[static_cast<size_t>(ow)].bits, want_bits) << "W=" << W << " ow=" << ow;
+          ASSERT_EQ(idx[static_cast<size_t>(ow)], want_at) << "W=" << W << " ow=" << ow;
+        }
+#ifdef __wasm_simd128__
+        if (!unpool::ukernels::argmaxpool_half_k2s2_applies(r, 2 * W)) continue;
+        std::vector<H> y2(static_cast<size_t>(out));
+        std::vector<int32_t> i2(static_cast<size_t>(out));
+        std::vector<int64_t> i3(static_cast<size_t>(out));
+        unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int32_t>(x.data(), r, y2.data(), i2.data());
+        unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int64_t>(x.data(), r, y2.data(), i3.data());
+        for (int64_t ow = 0; ow < out; ++ow) {
+          ASSERT_EQ(y2[static_cast<size_t>(ow)].bits, y[static_cast<size_t>(ow)].bits) << W << " " << ow;
+          ASSERT_EQ(i2[static_cast<size_t>(ow)], idx[static_cast<size_t>(ow)]) << W << " " << ow;
+          ASSERT_EQ(i3[static_cast<size_t>(ow)], idx[static_cast<size_t>(ow)]) << W << " " << ow;
+        }
+#endif
+      }
+    }
+  }
+}
+
+TEST(Half, RowKernelsFollowTheFloat32Rule) {
+  check_row_kernels<Float16>();
+  check_row_kernels<BFloat16>();
+}
+
+TEST(Half, ScatterAddRoundsAfterEveryAdd) {
+  // bfloat16: 256 + 0.5 + 0.5 stays 256 (each sum rounds back); float16:
+  // 65504 + 16 is +inf.
+  std::vector<BFloat16> go(4, BFloat16{0x3f00}), gi(1, BFloat16{0x4380});
+  const int32_t idx[4] = {0, 0, 0, 0};
+  unpool::ukernels::scatter_add_half__scalar<BFloat16, int32_t>(go.data(), idx, 4, gi.data());
+  EXPECT_EQ(gi[0].bits, 0x4380);
+  std::vector<Float16> go16(1, Float16{0x4c00}), gi16(1, Float16{0x7bff});
+  unpool::ukernels::scatter_add_half__scalar<Float16, int32_t>(go16.data(), idx, 1, gi16.data());
+  EXPECT_EQ(gi16[0].bits, 0x7c00);
+  std::vector<Float16> gr(2, Float16{0x3c00});
+  const int64_t idx2[3] = {1, -1, 5};
+  std::vector<Float16> g3(3, Float16{0x3c00});
+  unpool::ukernels::scatter_add_half_in_range__scalar<Float16, int64_t>(g3.data(), idx2, 3, 2, gr.data());
+  EXPECT_EQ(gr[0].bits, 0x3c00);
+  EXPECT_EQ(gr[1].bits, 0x4000);
+}
+
+}  // namespace
+}  // namespace unpool_test
