@@ -7,7 +7,7 @@
 #include "geometry.h"
 #include "plan.h"
 #include "window_scratch.h"
-#include "ukernels/argmaxpool_windows.h"
+#include "ukernels/config.h"
 #include "unpool/unpool.h"
 
 namespace unpool {
@@ -109,7 +109,7 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
     if (g.layout == Layout::kChannelsLast) {
       const int64_t C = g.channels, batch = C == 0 ? 0 : g.planes / C;
       for (int64_t n = 0; n < batch; ++n) {
-        ukernels::argmaxpool_windows_nhwc__scalar<T, I>(px + n * in_plane * C, a, C,
+        ukernels::config::argmaxpool_windows_nhwc<T, I>(px + n * in_plane * C, a, C,
                                                         py + n * out_plane * C,
                                                         pi + n * out_plane * C);
       }
@@ -117,7 +117,7 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
     }
     const Scratch<T> scratch(g);
     for (int64_t p = 0; p < g.planes; ++p) {
-      ukernels::argmaxpool_windows__rows<T, I>(px + p * in_plane, a, scratch.view(),
+      ukernels::config::argmaxpool_windows<T, I>(px + p * in_plane, a, scratch.view(),
                                                py + p * out_plane, pi + p * out_plane);
     }
   });

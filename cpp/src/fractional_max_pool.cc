@@ -11,7 +11,7 @@
 #include "geometry.h"
 #include "plan.h"
 #include "window_scratch.h"
-#include "ukernels/argmaxpool_windows.h"
+#include "ukernels/config.h"
 #include "unpool/unpool.h"
 
 namespace unpool {
@@ -172,7 +172,7 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
       intervals(samples[p * dims + k], g.in[d], g.out[d], g.kernel[d], starts[d], ends[d]);
     }
     const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-    ukernels::argmaxpool_windows__rows<T, I>(x + p * in_plane, a, scratch.view(),
+    ukernels::config::argmaxpool_windows<T, I>(x + p * in_plane, a, scratch.view(),
                                              y + p * out_plane, idx + p * out_plane);
   }
   return {};

@@ -44,8 +44,11 @@ struct WindowScratch {
 // The PyTorch rule, as in argmaxpool_cols__scalar: the running maximum starts
 // at -inf with the window's first position; a value replaces it when greater
 // or NaN (first maximum, last NaN).
+// (`s` is unused: the scratch of argmaxpool_windows__rows, for one signature.)
 template <typename T, typename I>
-void argmaxpool_windows__scalar(const T* x, const ArgmaxWindows& a, T* y, I* idx) {
+void argmaxpool_windows__scalar(const T* x, const ArgmaxWindows& a, const WindowScratch<T>& s,
+                                T* y, I* idx) {
+  (void)s;
   const int64_t H = a.in_h, W = a.in_w;
   for (int64_t od = 0; od < a.d.out; ++od) {
     for (int64_t oh = 0; oh < a.h.out; ++oh) {
@@ -189,6 +192,11 @@ void argmaxpool_windows_nhwc__scalar(const T* x, const ArgmaxWindows& a, int64_t
       }
     }
   }
+}
+
+template <typename T, typename I>
+constexpr bool any_windows() {
+  return true;
 }
 
 }  // namespace ukernels

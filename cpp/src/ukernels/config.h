@@ -18,7 +18,9 @@
 //                                     any other                    argmaxpool_row__scalar_taps
 //                  argmaxpool_nhwc    any                          argmaxpool_nhwc__scalar
 //                  gather             any                          gather__scalar
-//   both           the other ops      any                          their __scalar variant
+//   both           argmaxpool_windows any (adaptive, fractional)   argmaxpool_windows__rows
+//                  ..._windows_nhwc   any                          argmaxpool_windows_nhwc__scalar
+//                  the other ops      any                          their __scalar variant
 #ifndef UNPOOL_SRC_UKERNELS_CONFIG_H_
 #define UNPOOL_SRC_UKERNELS_CONFIG_H_
 
@@ -62,6 +64,13 @@ inline GatherFn<T, I> gather() {
   return &gather__scalar<T, I>;
 }
 
+// Adaptive (uneven) and fractional windows of a channels-first plane.
+template <typename T, typename I>
+constexpr ArgmaxpoolWindowsFn<T, I> argmaxpool_windows = &argmaxpool_windows__rows<T, I>;
+// The same windows over channels-last data.
+template <typename T, typename I>
+constexpr ArgmaxpoolWindowsNhwcFn<T, I> argmaxpool_windows_nhwc =
+    &argmaxpool_windows_nhwc__scalar<T, I>;
 template <typename T, typename I>
 constexpr UnpoolFn<T, I> unpool = &unpool_scatter__scalar<T, I>;
 template <typename T, typename I>

@@ -11,6 +11,7 @@
 #include "ukernels/argmaxpool_nhwc.h"
 #include "ukernels/argmaxpool_nhwc_wasmsimd.h"
 #include "ukernels/argmaxpool_wasmsimd.h"
+#include "ukernels/argmaxpool_windows.h"
 #include "ukernels/scatter.h"
 #include "ukernels/scatter_nhwc.h"
 #include "ukernels/scatter_wasmsimd.h"
@@ -22,6 +23,12 @@ template <typename T, typename I>
 using ArgmaxpoolFn = void (*)(const T* x, const ArgmaxRow& r, T* y, I* idx);
 template <typename T, typename I>
 using ArgmaxpoolNhwcFn = void (*)(const T* x, const ArgmaxNhwc& p, T* y, I* idx);
+template <typename T, typename I>
+using ArgmaxpoolWindowsFn = void (*)(const T* x, const ArgmaxWindows& a,
+                                     const WindowScratch<T>& s, T* y, I* idx);
+template <typename T, typename I>
+using ArgmaxpoolWindowsNhwcFn = void (*)(const T* x, const ArgmaxWindows& a, int64_t channels,
+                                         T* y, I* idx);
 template <typename T, typename I>
 using UnpoolFn = void (*)(const T* x, const I* idx, int64_t n, T* y);
 template <typename T, typename I>
@@ -64,6 +71,19 @@ template <typename T, typename I>
 constexpr Variant<ArgmaxpoolNhwcFn<T, I>, bool (*)(const ArgmaxNhwc&)>
     kArgmaxpoolNhwcVariants[] = {
 #define UNPOOL_ARGMAXPOOL_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
+#include "ukernels/variants.inc"
+};
+
+// Adaptive and fractional windows: every variant takes every window list.
+template <typename T, typename I>
+constexpr Variant<ArgmaxpoolWindowsFn<T, I>, bool (*)()> kArgmaxpoolWindowsVariants[] = {
+#define UNPOOL_ARGMAXPOOL_WINDOWS_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
+#include "ukernels/variants.inc"
+};
+
+template <typename T, typename I>
+constexpr Variant<ArgmaxpoolWindowsNhwcFn<T, I>, bool (*)()> kArgmaxpoolWindowsNhwcVariants[] = {
+#define UNPOOL_ARGMAXPOOL_WINDOWS_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
 #include "ukernels/variants.inc"
 };
 
