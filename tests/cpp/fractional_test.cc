@@ -237,5 +237,39 @@ TEST(Fractional, WindowsFollowTheValueTypesArithmetic) {
   EXPECT_EQ(run_row(DType::kFloat64, -0.0), (std::vector<int64_t>{1, 2, 3, 4, 5}));
 }
 
+// Float32 rounds (i + u) * alpha above in - kernel for inputs of 2^25 and
+// more: here the windows of outputs 16777219 and 16777220 would start at
+// 33554444 and end one past the input (PyTorch reads past its buffer
+// there). Every window must stay inside: with all zeros each index is its
+// window's start, at most in - kernel. Needs ~270 MB.
+TEST(Fractional, HugeFloat32InputsKeepEveryWindowInside) {
+  const int64_t w = 33554445, out = 16777222;
+  FractionalPoolParams fp;
+  fp.dims = 2;
+  fp.kernel = size_list({1, 2});
+  fp.output_size = size_list({1, out});
+  Plan plan;
+  std::string err;
+  ASSERT_EQ(unpool::plan_fractional_max_pool(fp, make_shape({1, 1, 1, w}), make_shape({1, 1, 2}),
+                                             DType::kFloat32, IndexType::kInt32, &plan, &err),
+            Status::kOk) << err;
+  Values x(DType::kFloat32, static_cast<size_t>(w)), u(DType::kFloat32, {0.0, 0.0}),
+      y(DType::kFloat32, static_cast<size_t>(out));
+  Indices idx(IndexType::kInt32, static_cast<size_t>(out));
+  ASSERT_EQ(unpool::run_fractional_max_pool(plan, {}, x.data(), u.data(), y.data(), idx.data(),
+                                            &err),
+            Status::kOk) << err;
+  EXPECT_TRUE(y.guards_intact() && idx.guards_intact());
+  int64_t last = 0;
+  for (size_t o = 0; o < static_cast<size_t>(out); ++o) {
+    ASSERT_EQ(y.get(o), 0.0) << "output " << o << " read outside the input";
+    ASSERT_LE(idx.get(o), w - 2) << "output " << o;
+    ASSERT_GE(idx.get(o), last) << "output " << o;
+    last = idx.get(o);
+  }
+  EXPECT_EQ(idx.get(static_cast<size_t>(out - 2)), w - 2);
+  EXPECT_EQ(idx.get(static_cast<size_t>(out - 1)), w - 2);
+}
+
 }  // namespace
 }  // namespace unpool_test

@@ -160,7 +160,11 @@ RefWindows ref_fractional_windows(T sample, int64_t in, int64_t out, int64_t ker
     const T alpha = T(in - kernel) / T(out - 1);
     for (int64_t i = 0; i + 1 < out; ++i) {
       const T a = (T(i) + sample) * alpha, b = sample * alpha;
-      w.start[static_cast<size_t>(i)] = static_cast<int64_t>(a) - static_cast<int64_t>(b);
+      // PyTorch's window can end past the input when rounding (float32,
+      // inputs of 2^25 and more) takes a start above in - kernel: the
+      // library stops it at the last window.
+      w.start[static_cast<size_t>(i)] =
+          std::min(static_cast<int64_t>(a) - static_cast<int64_t>(b), in - kernel);
     }
   }
   w.start[static_cast<size_t>(out - 1)] = in - kernel;
