@@ -156,7 +156,8 @@ TEST_P(AdaptiveSweep, MatchesTheReferenceInEveryForm) {
     expect_same(c.dtype, got.y, want.y, "output");
     ASSERT_EQ(got.idx, want.idx);
 
-    // Evenly dividing sizes are a max pool with kernel = stride = in / out.
+    // Evenly dividing sizes are a max pool with kernel = stride = in / out,
+    // in both layouts.
     if (p.divisible) {
       unpool::PoolParams pp;
       pp.dims = c.dims;
@@ -170,6 +171,19 @@ TEST_P(AdaptiveSweep, MatchesTheReferenceInEveryForm) {
                 Status::kOk) << err;
       expect_same(c.dtype, read_values(y), got.y, "max_pool's output");
       ASSERT_EQ(read_indices(idx), got.idx);
+      // And channels last, against adaptive channels last below.
+      pp.layout = Layout::kChannelsLast;
+      const int64_t b = p.planes / p.channels;
+      Values xl(c.dtype, to_channels_last(x, b, p.channels, in_plane)), yl(c.dtype, n_out);
+      Indices il(c.itype, n_out);
+      ASSERT_EQ(unpool::max_pool(pp, channels_last_shape(p.in, c.dims), c.dtype, xl.data(),
+                                 yl.data(), c.itype, il.data(), &err),
+                Status::kOk) << err;
+      const Result cl = run(params(c.dims, p.out_size, Layout::kChannelsLast),
+                            channels_last_shape(p.in, c.dims), c,
+                            to_channels_last(x, b, p.channels, in_plane), {}, n_out);
+      expect_same(c.dtype, read_values(yl), cl.y, "channels-last max_pool's output");
+      ASSERT_EQ(read_indices(il), cl.idx);
     }
 
     // Channels last: the same results, transposed.
