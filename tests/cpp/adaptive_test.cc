@@ -29,8 +29,7 @@ struct Case {
   IndexType itype;
 };
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  const Case& c = info.param;
+std::string case_name(const Case& c) {
   return std::to_string(c.dims) + "d" + (c.batched ? "_batched" : "_unbatched") +
          (c.dtype == DType::kFloat32 ? "_f32" : "_f64") +
          (c.itype == IndexType::kInt32 ? "_i32" : "_i64");
@@ -130,10 +129,7 @@ void expect_same(DType t, const std::vector<double>& got, const std::vector<doub
   }
 }
 
-class AdaptiveSweep : public ::testing::TestWithParam<Case> {};
-
-TEST_P(AdaptiveSweep, MatchesTheReferenceInEveryForm) {
-  const Case& c = GetParam();
+void forward_case(const Case& c) {
   for (int k = 0; k < kNumPairs; ++k) {
     const Problem p = problem(c, k);
     SCOPED_TRACE("x " + shape_text(p.in) + " outputSize " + shape_text(make_shape(p.out_size)));
@@ -211,8 +207,7 @@ TEST_P(AdaptiveSweep, MatchesTheReferenceInEveryForm) {
 
 // The backward pass: a scatter-add of grad_output by the forward's indices,
 // in output order, for both layouts and on plane ranges.
-TEST_P(AdaptiveSweep, BackwardScatterAddsByIndex) {
-  const Case& c = GetParam();
+void backward_case(const Case& c) {
   for (int k = 0; k < kNumPairs; ++k) {
     const Problem p = problem(c, k);
     SCOPED_TRACE("x " + shape_text(p.in) + " outputSize " + shape_text(make_shape(p.out_size)));
@@ -274,7 +269,23 @@ TEST_P(AdaptiveSweep, BackwardScatterAddsByIndex) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Adaptive, AdaptiveSweep, ::testing::ValuesIn(all_cases()), case_name);
+// One test per property, every case inside: each test is a process start
+// in the em++ suite.
+TEST(AdaptiveSweep, MatchesTheReferenceInEveryForm) {
+  for (const Case& c : all_cases()) {
+    SCOPED_TRACE(case_name(c));
+    forward_case(c);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(AdaptiveSweep, BackwardScatterAddsByIndex) {
+  for (const Case& c : all_cases()) {
+    SCOPED_TRACE(case_name(c));
+    backward_case(c);
+    if (HasFatalFailure()) return;
+  }
+}
 
 // Ties, NaN and -inf in windows that overlap (7 -> 3: [0, 3), [2, 5),
 // [4, 7)) and repeat (2 -> 5).

@@ -174,28 +174,22 @@ void check_case(const Case& c, const Config& cf, int which) {
   }
 }
 
-class FractionalSweep : public ::testing::TestWithParam<Case> {};
-
-TEST_P(FractionalSweep, MatchesTheReference) {
-  const Case& c = GetParam();
-  const Config* configs = c.dims == 2 ? k2d : k3d;
-  const int n = c.dims == 2 ? static_cast<int>(sizeof(k2d) / sizeof(k2d[0]))
-                            : static_cast<int>(sizeof(k3d) / sizeof(k3d[0]));
-  for (int i = 0; i < n; ++i) {
-    if (c.dtype == DType::kFloat32) check_case<float>(c, configs[i], i);
-    else check_case<double>(c, configs[i], i);
-    if (HasFatalFailure()) return;
+// Every case in one test: each test is a process start in the em++ suite.
+TEST(FractionalSweep, MatchesTheReference) {
+  for (const Case& c : all_cases()) {
+    SCOPED_TRACE(std::to_string(c.dims) + "d" + (c.batched ? " batched" : " unbatched") +
+                 (c.dtype == DType::kFloat32 ? " float32" : " float64") +
+                 (c.itype == IndexType::kInt32 ? " int32" : " int64"));
+    const Config* configs = c.dims == 2 ? k2d : k3d;
+    const int n = c.dims == 2 ? static_cast<int>(sizeof(k2d) / sizeof(k2d[0]))
+                              : static_cast<int>(sizeof(k3d) / sizeof(k3d[0]));
+    for (int i = 0; i < n; ++i) {
+      if (c.dtype == DType::kFloat32) check_case<float>(c, configs[i], i);
+      else check_case<double>(c, configs[i], i);
+      if (HasFatalFailure()) return;
+    }
   }
 }
-
-INSTANTIATE_TEST_SUITE_P(
-    Fractional, FractionalSweep, ::testing::ValuesIn(all_cases()),
-    [](const ::testing::TestParamInfo<Case>& info) {
-      const Case& c = info.param;
-      return std::to_string(c.dims) + "d" + (c.batched ? "_batched" : "_unbatched") +
-             (c.dtype == DType::kFloat32 ? "_f32" : "_f64") +
-             (c.itype == IndexType::kInt32 ? "_i32" : "_i64");
-    });
 
 // Runs a (1, 1, 1, 6) input of 0..5 with kernel (1, 2), outputSize (1, 5)
 // and sample `u` for W; returns the indices.

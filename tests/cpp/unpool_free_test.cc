@@ -47,12 +47,9 @@ struct Case {
   IndexType itype;
 };
 
-class UnpoolFree : public ::testing::TestWithParam<Case> {};
-
 // Pooled sizes and output sizes per dim: smaller than, equal to and far
 // above the pooled size (a kernel of 2 would allow 3..5 for a pooled 2).
-TEST_P(UnpoolFree, MatchesTheReferenceInBothLayoutsAndOnRanges) {
-  const Case& c = GetParam();
+void check_case(const Case& c) {
   const int64_t pairs[][2] = {{2, 4}, {2, 17}, {3, 1}, {1, 1}, {4, 4}, {3, 7}};
   for (int k = 0; k < 6; ++k) {
     RefGeom g;
@@ -141,14 +138,16 @@ std::vector<Case> all_cases() {
   return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Unpool, UnpoolFree, ::testing::ValuesIn(all_cases()),
-    [](const ::testing::TestParamInfo<Case>& info) {
-      const Case& c = info.param;
-      return std::to_string(c.dims) + "d" + (c.batched ? "_batched" : "_unbatched") +
-             (c.dtype == DType::kFloat32 ? "_f32" : "_f64") +
-             (c.itype == IndexType::kInt32 ? "_i32" : "_i64");
-    });
+// Every case in one test: each test is a process start in the em++ suite.
+TEST(UnpoolFree, MatchesTheReferenceInBothLayoutsAndOnRanges) {
+  for (const Case& c : all_cases()) {
+    SCOPED_TRACE(std::to_string(c.dims) + "d" + (c.batched ? " batched" : " unbatched") +
+                 (c.dtype == DType::kFloat32 ? " float32" : " float64") +
+                 (c.itype == IndexType::kInt32 ? " int32" : " int64"));
+    check_case(c);
+    if (HasFatalFailure()) return;
+  }
+}
 
 // Pooled by max_pool, unpooled without kernel to the input's size: the bits
 // of the kernel form.
