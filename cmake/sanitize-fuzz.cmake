@@ -20,7 +20,7 @@ if(UNPOOL_FUZZ)
   endif()
   # Coverage feedback from the kernels themselves, not only the harness.
   target_compile_options(unpool PRIVATE -fsanitize=fuzzer-no-link)
-  foreach(target fuzz_pool fuzz_unpool)
+  foreach(target fuzz_pool fuzz_unpool fuzz_adaptive)
     add_executable(${target} tests/fuzz/${target}.cc)
     target_include_directories(${target} PRIVATE tests/fuzz tests/cpp)
     target_compile_options(${target} PRIVATE -fsanitize=fuzzer ${UNPOOL_SANITIZER_FLAGS})

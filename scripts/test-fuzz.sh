@@ -18,13 +18,13 @@ corpus="$build/corpus"
 rm -rf "$corpus"
 node tests/fuzz/make-seeds.mjs "$corpus"
 # Inputs that once failed run first, as part of the corpus.
-for target in pool unpool; do
+for target in pool unpool adaptive; do
   if [ -d "tests/fuzz/regressions/$target" ]; then
     mkdir -p "$corpus/$target"
     cp tests/fuzz/regressions/$target/* "$corpus/$target/"
   fi
 done
-for target in pool unpool; do
+for target in pool unpool adaptive; do
   echo "--- fuzz_$target for ${seconds}s"
   mkdir -p "$build/artifacts"
   log="$build/fuzz_$target.log"

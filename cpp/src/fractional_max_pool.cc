@@ -124,6 +124,9 @@ void intervals(T u, int64_t in, int64_t out, int64_t kernel, int64_t* start, int
       // conversion is defined, and stays defined up to kMaxSize.
       start[i] = static_cast<int64_t>((static_cast<T>(i) + u) * alpha) -
                  static_cast<int64_t>(u * alpha);
+      // Rounding can take a start past in - kernel (float32, inputs of
+      // 2^25 and more): PyTorch then reads past the input; stop at the end.
+      if (start[i] > in - kernel) start[i] = in - kernel;
     }
   }
   start[out - 1] = in - kernel;

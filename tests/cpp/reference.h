@@ -130,6 +130,120 @@ std::vector<T> ref_unpool_backward(const RefGeom& g, const std::vector<T>& go,
   return gi;
 }
 
+// ---- adaptive and fractional max pooling (windows given per dim) ----------
+
+// Windows [start, end) along one dim, one per output position.
+struct RefWindows {
+  std::vector<int64_t> start, end;
+};
+
+// Adaptive pooling's windows, [floor(o * I / O), ceil((o + 1) * I / O)),
+// spelled as a quotient and a remainder test rather than the library's
+// (a + b - 1) / b.
+inline RefWindows ref_adaptive_windows(int64_t in, int64_t out) {
+  RefWindows w;
+  for (int64_t o = 0; o < out; ++o) {
+    const int64_t lo = o * in, hi = (o + 1) * in;
+    w.start.push_back(lo / out);
+    w.end.push_back(hi / out + (hi % out != 0 ? 1 : 0));
+  }
+  return w;
+}
+
+// PyTorch's generate_intervals (FractionalMaxPooling.h) in T: the starts of
+// the windows of one dim, each kernel wide.
+template <typename T>
+RefWindows ref_fractional_windows(T sample, int64_t in, int64_t out, int64_t kernel) {
+  RefWindows w;
+  w.start.assign(static_cast<size_t>(out), 0);
+  if (out > 1) {
+    const T alpha = T(in - kernel) / T(out - 1);
+    for (int64_t i = 0; i + 1 < out; ++i) {
+      const T a = (T(i) + sample) * alpha, b = sample * alpha;
+      // PyTorch's window can end past the input when rounding (float32,
+      // inputs of 2^25 and more) takes a start above in - kernel: the
+      // library stops it at the last window.
+      w.start[static_cast<size_t>(i)] =
+          std::min(static_cast<int64_t>(a) - static_cast<int64_t>(b), in - kernel);
+    }
+  }
+  w.start[static_cast<size_t>(out - 1)] = in - kernel;
+  for (int64_t s : w.start) w.end.push_back(s + kernel);
+  return w;
+}
+
+// One plane of `in[0] x in[1] x in[2]` pooled over the boxes of `w` (D, H,
+// W): first maximum wins, a NaN replaces anything (so the last NaN stays),
+// and a window of -inf keeps -inf with its first position.
+template <typename T>
+void ref_window_pool(const int64_t in[3], const RefWindows w[3], const T* x, T* y,
+                     int64_t* idx) {
+  size_t o = 0;
+  for (size_t a = 0; a < w[0].start.size(); ++a) {
+    for (size_t b = 0; b < w[1].start.size(); ++b) {
+      for (size_t c = 0; c < w[2].start.size(); ++c, ++o) {
+        // PyTorch starts at -inf with the window's first position.
+        T best = -std::numeric_limits<T>::infinity();
+        int64_t best_i = (w[0].start[a] * in[1] + w[1].start[b]) * in[2] + w[2].start[c];
+        for (int64_t d = w[0].start[a]; d < w[0].end[a]; ++d) {
+          for (int64_t h = w[1].start[b]; h < w[1].end[b]; ++h) {
+            for (int64_t v = w[2].start[c]; v < w[2].end[c]; ++v) {
+              const int64_t flat = (d * in[1] + h) * in[2] + v;
+              if (x[flat] > best || std::isnan(x[flat])) {
+                best = x[flat];
+                best_i = flat;
+              }
+            }
+          }
+        }
+        y[o] = best;
+        idx[o] = best_i;
+      }
+    }
+  }
+}
+
+// Adaptive max pooling of `planes` channels-first planes.
+template <typename T>
+void ref_adaptive_pool(int64_t planes, const int64_t in[3], const int64_t out[3],
+                       const std::vector<T>& x, std::vector<T>* y, std::vector<int64_t>* idx) {
+  const RefWindows w[3] = {ref_adaptive_windows(in[0], out[0]),
+                           ref_adaptive_windows(in[1], out[1]),
+                           ref_adaptive_windows(in[2], out[2])};
+  const int64_t ip = in[0] * in[1] * in[2], op = out[0] * out[1] * out[2];
+  y->assign(static_cast<size_t>(planes * op), T(0));
+  idx->assign(static_cast<size_t>(planes * op), 0);
+  for (int64_t p = 0; p < planes; ++p) {
+    ref_window_pool(in, w, x.data() + p * ip, y->data() + p * op, idx->data() + p * op);
+  }
+}
+
+// Fractional max pooling of `planes` planes with `dims` (2 or 3) samples
+// each: in 2d sample 0 drives W and sample 1 drives H; in 3d they drive D,
+// H, W in order.
+template <typename T>
+void ref_fractional_pool(int dims, int64_t planes, const int64_t in[3], const int64_t out[3],
+                         const int64_t kernel[3], const std::vector<T>& x,
+                         const std::vector<T>& samples, std::vector<T>* y,
+                         std::vector<int64_t>* idx) {
+  const int64_t ip = in[0] * in[1] * in[2], op = out[0] * out[1] * out[2];
+  y->assign(static_cast<size_t>(planes * op), T(0));
+  idx->assign(static_cast<size_t>(planes * op), 0);
+  for (int64_t p = 0; p < planes; ++p) {
+    const T* u = samples.data() + p * dims;
+    RefWindows w[3];
+    w[0].start = {0};
+    w[0].end = {1};
+    if (dims == 2) {
+      w[2] = ref_fractional_windows(u[0], in[2], out[2], kernel[2]);
+      w[1] = ref_fractional_windows(u[1], in[1], out[1], kernel[1]);
+    } else {
+      for (int d = 0; d < 3; ++d) w[d] = ref_fractional_windows(u[d], in[d], out[d], kernel[d]);
+    }
+    ref_window_pool(in, w, x.data() + p * ip, y->data() + p * op, idx->data() + p * op);
+  }
+}
+
 }  // namespace unpool_test
 
 #endif  // UNPOOL_TESTS_CPP_REFERENCE_H_

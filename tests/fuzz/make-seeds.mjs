@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Writes seed corpora for the fuzz targets from the conformance vectors, in
-// the byte layout of tests/fuzz/fuzz_input.h.
-//   node tests/fuzz/make-seeds.mjs OUT_DIR   -> OUT_DIR/{pool,unpool}/<case id>
+// the byte layouts of tests/fuzz/fuzz_input.h (pool, unpool) and
+// tests/fuzz/fuzz_window_input.h (adaptive: adaptive and fractional pools
+// and the unpool without kernel).
+//   node tests/fuzz/make-seeds.mjs OUT_DIR   -> OUT_DIR/{pool,unpool,adaptive}/<case id>
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,15 +56,89 @@ function encode(c, dims) {
   return Buffer.from(bytes);
 }
 
+// fuzz_window_input.h's sample table, in order.
+const SAMPLES = [0, 1 - 2 ** -24, 1, -0, NaN, -0.25, 1.5, 0.999, 0.25, 0.75, 0.1, 0.9, 0.3333,
+  0.6180339887, 2 ** -149, 0.5];
+const nearestSample = (v) => {
+  if (Number.isNaN(v)) return 4;
+  if (Object.is(v, -0)) return 3;
+  let best = 0;
+  for (let i = 1; i < SAMPLES.length; i++) {
+    if (!Number.isNaN(SAMPLES[i]) && Math.abs(SAMPLES[i] - v) < Math.abs(SAMPLES[best] - v)) best = i;
+  }
+  return best;
+};
+
+// Adaptive (op 0), fractional (op 1) and kernel-free unpool (op 2) cases in
+// the layout of fuzz_window_input.h.
+function encodeWindow(c, dims) {
+  const p = c.params;
+  const x = c.inputs.x;
+  const op = c.op.startsWith('adaptive') ? 0 : c.op.startsWith('fractional') ? 1 : 2;
+  const perDim = (v) => (v === null || v === undefined ? null
+                         : Array.isArray(v) ? v.slice(-dims) : Array(dims).fill(v));
+  const out = perDim(p.output_size) ?? Array(dims).fill(0);
+  const kernel = perDim(p.kernel_size) ?? Array(dims).fill(0);
+  const ratio = perDim(p.output_ratio) ?? Array(dims).fill(0);
+  const sizes = [...out, ...kernel].map((v) => v ?? 0);
+  const wide = sizes.some((v) => v < -128 || v > 127);
+  const batched = x.shape.length === dims + 2;
+  const lists = [p.output_size, p.kernel_size, p.output_ratio].some(Array.isArray);
+  let flags = 0;
+  if (x.dtype === 'float64') flags |= 1;
+  if (c.id.length % 2) flags |= 2;  // int64 indices for some seeds
+  if (batched) flags |= 4;
+  if (lists) flags |= 8;
+  if (wide) flags |= 16;
+  const hasSize = p.output_size !== null && p.output_size !== undefined;
+  const hasRatio = p.output_ratio !== null && p.output_ratio !== undefined;
+  if (op === 1 && hasRatio && !hasSize) flags |= 64;
+  if (op === 1 && hasRatio && hasSize) flags |= 128;
+  const bytes = [(dims - 1) * 3 + op, flags];
+  const lead = batched ? x.shape.slice(0, 2) : [0, x.shape[0]];
+  bytes.push(lead[0] & 255, lead[1] & 255, ...x.shape.slice(-dims).map((v) => v & 255));
+  // The natural entry count, else one that count % 6 gives.
+  const given = Array.isArray(p.output_size) ? p.output_size.length : null;
+  bytes.push(given !== null && given !== dims ? 204 + given : 0);
+  const size = (v) => (wide ? bytes.push(v & 255, (v >> 8) & 255) : bytes.push(v & 255));
+  for (let i = 0; i < dims; i++) {
+    size(out[i] ?? 0);
+    size(kernel[i]);
+    bytes.push(Number.isNaN(ratio[i]) ? 255 : Math.max(0, Math.min(253, Math.round(ratio[i] * 200))));
+  }
+  bytes.push(out.reduce((k, v, i) => (v === null ? k | (1 << i) : k), 0));
+  bytes.push(p.padding && !Array.isArray(p.padding) ? p.padding & 255 : 0);
+  const samples = c.inputs.random_samples;
+  let samplesShape = 0;
+  if (c.error_kind === 'samples_shape' && samples) {
+    const want = [batched ? x.shape[0] : 1, x.shape[batched ? 1 : 0], dims];
+    samplesShape = samples.shape.length !== 3 ? 5 : samples.shape[0] !== want[0] ? 6 : 7;
+  }
+  bytes.push(samplesShape);
+  bytes.push(0, 255);  // planes [0, -1): all of them
+  for (const v of x.data) bytes.push(nearest(decode(v)));
+  for (const v of samples?.data ?? []) bytes.push(nearestSample(decode(v)));
+  for (const v of c.inputs.indices?.data ?? []) bytes.push(v & 255, (v >> 8) & 255);
+  for (const v of c.inputs.grad_output?.data ?? []) bytes.push(nearest(decode(v)));
+  return Buffer.from(bytes);
+}
+
+const windowCase = (c) => c.op.startsWith('adaptive') || c.op.startsWith('fractional') ||
+  (c.op.includes('unpool') && c.params.kernel_size === null);
+
 const outDir = process.argv[2];
 if (!outDir) throw new Error('usage: make-seeds.mjs OUT_DIR');
-for (const target of ['pool', 'unpool']) mkdirSync(join(outDir, target), { recursive: true });
+for (const target of ['pool', 'unpool', 'adaptive']) mkdirSync(join(outDir, target), { recursive: true });
 let n = 0;
 for (const f of readdirSync(vectors).filter((f) => f.endsWith('.json'))) {
   for (const c of JSON.parse(readFileSync(join(vectors, f), 'utf8')).cases) {
     const dims = Number(c.op.match(/(\d)d/)[1]);
-    const target = c.op.includes('unpool') ? 'unpool' : 'pool';
-    writeFileSync(join(outDir, target, c.id), encode(c, dims));
+    if (windowCase(c)) {
+      writeFileSync(join(outDir, 'adaptive', c.id), encodeWindow(c, dims));
+    } else {
+      const target = c.op.includes('unpool') ? 'unpool' : 'pool';
+      writeFileSync(join(outDir, target, c.id), encode(c, dims));
+    }
     n++;
   }
 }
