@@ -1,7 +1,6 @@
 // Operator layer of adaptive max pooling: output o of a dim of input size I
 // and output size O pools [floor(o * I / O), ceil((o + 1) * I / O)).
 #include <string>
-#include <vector>
 
 #include "dispatch.h"
 #include "geometry.h"
@@ -19,24 +18,22 @@ using internal::Scratch;
 
 namespace {
 
-// Windows of one dim, as the kernels take them.
+// Windows of one dim, as the kernels take them (ok() false: no memory).
 struct Windows {
-  std::vector<int64_t> start, end;
-  ukernels::WindowList list() const {
-    return {start.data(), end.data(), static_cast<int64_t>(start.size())};
+  Windows(int64_t in, int64_t out) : out_(out), start_(out), end_(out) {
+    if (!ok()) return;
+    for (int64_t o = 0; o < out; ++o) {
+      start_.data()[o] = o * in / out;
+      end_.data()[o] = ((o + 1) * in + out - 1) / out;
+    }
   }
-};
+  bool ok() const { return start_.ok() && end_.ok(); }
+  ukernels::WindowList list() const { return {start_.data(), end_.data(), out_}; }
 
-Windows adaptive_windows(int64_t in, int64_t out) {
-  Windows w;
-  w.start.resize(static_cast<size_t>(out));
-  w.end.resize(static_cast<size_t>(out));
-  for (int64_t o = 0; o < out; ++o) {
-    w.start[static_cast<size_t>(o)] = o * in / out;
-    w.end[static_cast<size_t>(o)] = ((o + 1) * in + out - 1) / out;
-  }
-  return w;
-}
+ private:
+  int64_t out_;
+  internal::Buffer<int64_t> start_, end_;
+};
 
 // Resolves the output size (kept entries take the input's size) into g.
 Check plan_adaptive(const char* op, const AdaptivePoolParams& p, const Shape& input,
@@ -96,9 +93,11 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
     pool.op = Op::kMaxPool;
     return run_max_pool(pool, planes, x, y, indices, error);
   }
-  const Windows wd = adaptive_windows(g.in[0], g.out[0]), wh = adaptive_windows(g.in[1], g.out[1]),
-                ww = adaptive_windows(g.in[2], g.out[2]);
+  if (g.planes == 0) return Status::kOk;
+  const Windows wd(g.in[0], g.out[0]), wh(g.in[1], g.out[1]), ww(g.in[2], g.out[2]);
+  if (!wd.ok() || !wh.ok() || !ww.ok()) return internal::report(internal::no_memory(plan.name), error);
   const ukernels::ArgmaxWindows a{wd.list(), wh.list(), ww.list(), g.in[1], g.in[2]};
+  Check r;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
@@ -115,13 +114,17 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
       }
       return;
     }
-    const Scratch<T> scratch(g);
+    const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
+    const Scratch<T> scratch(g, kernel == &ukernels::argmaxpool_windows__rows<T, I>);
+    if (!scratch.ok()) {
+      r = internal::no_memory(plan.name);
+      return;
+    }
     for (int64_t p = 0; p < g.planes; ++p) {
-      ukernels::config::argmaxpool_windows<T, I>(px + p * in_plane, a, scratch.view(),
-                                               py + p * out_plane, pi + p * out_plane);
+      kernel(px + p * in_plane, a, scratch.view(), py + p * out_plane, pi + p * out_plane);
     }
   });
-  return Status::kOk;
+  return internal::report(r, error);
 }
 
 }  // namespace unpool

@@ -5,7 +5,6 @@
 // arithmetic so that float32 samples give PyTorch's float32 windows.
 #include <cstdio>
 #include <string>
-#include <vector>
 
 #include "dispatch.h"
 #include "geometry.h"
@@ -137,7 +136,9 @@ template <typename T, typename I>
 Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samples, T* y,
                   I* idx) {
   const int dims = plan.dims;
-  std::vector<int64_t> bounds(static_cast<size_t>(2 * (g.out[0] + g.out[1] + g.out[2])));
+  if (g.planes == 0) return {};
+  const internal::Buffer<int64_t> bounds(2 * (g.out[0] + g.out[1] + g.out[2]));
+  if (!bounds.ok()) return internal::no_memory(plan.name);
   int64_t* starts[3];
   int64_t* ends[3];
   int64_t* at = bounds.data();
@@ -168,15 +169,16 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
                             << "]=" << number(u) << " is outside [0, 1]");
     }
   }
-  const Scratch<T> scratch(g);
+  const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
+  const Scratch<T> scratch(g, kernel == &ukernels::argmaxpool_windows__rows<T, I>);
+  if (!scratch.ok()) return internal::no_memory(plan.name);
   for (int64_t p = 0; p < g.planes; ++p) {
     for (int k = 0; k < dims; ++k) {
       const int d = dim_of[k];
       intervals(samples[p * dims + k], g.in[d], g.out[d], g.kernel[d], starts[d], ends[d]);
     }
     const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-    ukernels::config::argmaxpool_windows<T, I>(x + p * in_plane, a, scratch.view(),
-                                             y + p * out_plane, idx + p * out_plane);
+    kernel(x + p * in_plane, a, scratch.view(), y + p * out_plane, idx + p * out_plane);
   }
   return {};
 }

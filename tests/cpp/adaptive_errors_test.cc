@@ -228,7 +228,7 @@ TEST(AdaptiveErrors, PlansOfOtherOpsAndBadRanges) {
   EXPECT_EQ(unpool::run_adaptive_max_pool(bp, {}, nullptr, nullptr, nullptr, &err),
             Status::kInvalidArgument);
   EXPECT_EQ(err,
-            "adaptiveMaxPool2dBackward: a plan of maxPoolBackward cannot run as adaptiveMaxPool");
+            "adaptiveMaxPool2dBackward: a plan of adaptiveMaxPoolBackward cannot run as adaptiveMaxPool");
   EXPECT_EQ(unpool::check_indices(ap, nullptr, &err), Status::kInvalidArgument);
   EXPECT_EQ(err, "adaptiveMaxPool2d: a plan of adaptiveMaxPool has no indices to check");
   EXPECT_EQ(unpool::run_adaptive_max_pool(ap, {5, 7}, nullptr, nullptr, nullptr, &err),
