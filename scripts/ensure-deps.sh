@@ -4,6 +4,7 @@
 #   scripts/ensure-deps.sh wasm     + Emscripten (Debian's emscripten) and wabt
 #   scripts/ensure-deps.sh browser  + Debian's chromium
 #   scripts/ensure-deps.sh fuzz     clang with its sanitizer and libFuzzer runtimes
+#   scripts/ensure-deps.sh lint     clang-format (Debian's, 14 on bookworm)
 #   scripts/ensure-deps.sh npm      node_modules via `npm ci`
 # Several groups may be given at once.
 set -euo pipefail
@@ -34,6 +35,9 @@ for group in "$@"; do
     fuzz)
       need clang command -v clang++
       need libclang-rt-14-dev sh -c 'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
+      ;;
+    lint)
+      need clang-format command -v clang-format
       ;;
     npm) ;;
     *) echo "ensure-deps: unknown group '$group'" >&2; exit 2 ;;

@@ -1,15 +1,16 @@
-// The README's JavaScript blocks, run as a user runs them: each is written to
-// a module inside the package (build/readme-snippets/, so `import ... from
-// 'unpool'` resolves to dist/ by the package's own name) and run with node in
-// a child process. A `console.log(...)` line with a comment after it, or on
+// The JavaScript blocks of README.md and docs/*.md, run as a user runs them:
+// each is written to a module inside the package (build/readme-snippets/, so
+// `import ... from 'unpool'` resolves to dist/ by the package's own name) and
+// run with node in a child process. A `console.log(...)` line with a comment after it, or on
 // the line below, must print exactly that comment. A block that uses names
 // it does not define (a fragment) gets them from its fixture's prelude; the
-// epilogue then checks what the block computed. Every js block of the README
-// must have a fixture, so a new example cannot go unrun.
+// epilogue then checks what the block computed. Every js block must have a
+// fixture, so a new example cannot go unrun; a block fenced as `js no-run`
+// is one a reader should see but that cannot run (it is listed, not run).
 // Run by scripts/test-examples.sh: node --test tests/examples/
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,16 +23,21 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const onnxModel = pathToFileURL(join(root, 'tests/js/onnx-model.mjs')).href;
 const wasmPath = join(root, 'dist/unpool.wasm');
 
-/** The js blocks of README.md: { line, code }. */
-function readmeBlocks() {
-  const lines = readFileSync(join(root, 'README.md'), 'utf8').split('\n');
+/** The documents whose js blocks run: the README, then docs/*.md by name. */
+const DOCS = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort()
+  .map((f) => `docs/${f}`)];
+
+/** The js blocks of one document: { file, line, code, run }. */
+function docBlocks(file) {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
   const blocks = [];
   for (let i = 0; i < lines.length; ++i) {
-    if (lines[i].trim() !== '```js') continue;
+    const fence = lines[i].trim();
+    if (fence !== '```js' && fence !== '```js no-run') continue;
     const start = i + 1;
     let end = start;
     while (end < lines.length && lines[end].trim() !== '```') ++end;
-    blocks.push({ line: start + 1, code: lines.slice(start, end).join('\n') });
+    blocks.push({ file, line: start + 1, code: lines.slice(start, end).join('\n'), run: fence === '```js' });
     i = end;
   }
   return blocks;
@@ -45,7 +51,7 @@ function expectedOutput(code) {
     if (!/^\s*console\.log\(/.test(l)) return;
     const trailing = /\);\s*\/\/ (.*)$/.exec(l);
     const below = /^\s*\/\/ (.*)$/.exec(lines[i + 1] ?? '');
-    assert.ok(trailing || below, `README console.log without the output it prints: ${l}`);
+    assert.ok(trailing || below, `console.log without the output it prints: ${l}`);
     want.push((trailing ?? below)[1]);
   });
   return want;
@@ -142,14 +148,17 @@ await session.release();`,
   },
 };
 
-const blocks = readmeBlocks();
+const all = DOCS.flatMap(docBlocks);
+const blocks = all.filter((b) => b.run);
 
-test('every js block of the README has a fixture, and every fixture a block', () => {
+test('every js block of the docs has a fixture, and every fixture a block', () => {
   assert.ok(blocks.length >= 7, `only ${blocks.length} js blocks found`);
+  assert.ok(blocks.some((b) => b.file === 'README.md'), 'no js block in README.md');
   const firsts = blocks.map((b) => b.code.split('\n')[0]);
   for (const [i, f] of firsts.entries()) {
-    assert.ok(f in FIXTURES, `README.md:${blocks[i].line}: no fixture in tests/examples/readme.test.mjs for\n${f}`);
+    assert.ok(f in FIXTURES, `${blocks[i].file}:${blocks[i].line}: no fixture in tests/examples/readme.test.mjs for\n${f}`);
   }
+  assert.deepEqual(firsts.filter((f, i) => firsts.indexOf(f) !== i), [], 'blocks that share a first line share a fixture');
   assert.deepEqual(Object.keys(FIXTURES).filter((k) => !firsts.includes(k)), []);
 });
 
@@ -164,7 +173,7 @@ for (const [b, block] of blocks.entries()) {
   const runs = fixture.runs ?? [{ prelude: fixture.prelude ?? ASSERT, epilogue: fixture.epilogue ?? '' }];
   for (const [r, run] of runs.entries()) {
     const source = run.line === undefined ? code : code.split('\n')[run.line];
-    test(`README.md:${block.line + (run.line ?? 0)}: ${source.split('\n')[0]}`, () => {
+    test(`${block.file}:${block.line + (run.line ?? 0)}: ${source.split('\n')[0]}`, () => {
       const res = runModule(`block-${b}-${r}`, run.prelude ?? '', source, run.epilogue ?? '');
       if (run.fails) {
         assert.notEqual(res.status, 0, `expected a failure, got stdout:\n${res.stdout}`);
@@ -176,4 +185,8 @@ for (const [b, block] of blocks.entries()) {
       assert.deepEqual(printed, expectedOutput(source));
     });
   }
+}
+
+for (const block of all.filter((b) => !b.run)) {
+  test(`${block.file}:${block.line}: not run (fenced js no-run)`, { skip: true }, () => {});
 }

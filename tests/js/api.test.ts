@@ -5,7 +5,7 @@ import * as unpool from '../../dist/index.js';
 import {
   init, maxPool1d, maxPool2d, maxPool2dBackward, maxPool3d, maxUnpool1d, maxUnpool2d,
   maxUnpool2dBackward, maxUnpool3d, MaxPool2d, MaxUnpool2d, MaxPool1d, MaxUnpool3d,
-  memoryUsage, UnpoolError,
+  UnpoolError,
 } from '../../dist/index.js';
 
 // The published declarations, read as text so this runs in a browser too.
@@ -59,7 +59,7 @@ describe('exports', () => {
     const body = /interface UnpoolWasmModule \{([\s\S]*?)\n\}/.exec(text)![1];
     const members = [...body.matchAll(/^ {2}(\w+)[(:]/gm)].map((m) => m[1]);
     expect(members.length).toBeGreaterThan(10);
-    const create = (await import('../../dist/unpool.mjs')).default as (o: object) => Promise<Record<string, unknown>>;
+    const create = (await import('../../dist/unpool.mjs')).default as unknown as (o: object) => Promise<Record<string, unknown>>;
     const wasmUrl = new URL('../../dist/unpool.wasm', import.meta.url);
     const bytes = typeof window === 'undefined'
       ? await (await import(/* @vite-ignore */ 'node:fs/promises' as string)).readFile(wasmUrl)
@@ -196,7 +196,7 @@ describe('module classes', () => {
 
   it('MaxPool1d with int64 indices and MaxUnpool3d defaults', () => {
     const r = new MaxPool1d(2, { indexType: 'int64' }).forward({ data: Float32Array.from([3, 1, 2, 4]), shape: [1, 4] });
-    expect(Array.from(r.indices.data)).toEqual([0n, 3n]);
+    expect(Array.from(r.indices.data as BigInt64Array)).toEqual([0n, 3n]);
     const u = new MaxUnpool3d(2).forward({ data: Float32Array.from([7]), shape: [1, 1, 1, 1] }, { data: Int32Array.from([5]), shape: [1, 1, 1, 1] });
     expect(u.shape).toEqual([1, 2, 2, 2]);
     expect(Array.from(u.data)).toEqual([0, 0, 0, 0, 0, 7, 0, 0]);

@@ -13,6 +13,13 @@ import * as unpool from '../../dist/index.js';
 import { refPool, refPoolBackward, refUnpool, refUnpoolBackward, refUnpoolDefault, sameBits } from './reference.js';
 import { rng } from './rng.js';
 
+/** Float32Array or Float64Array (their union has no `from` callable with a map function). */
+type FloatCtor = {
+  readonly name: string;
+  new (length: number): Float32Array | Float64Array;
+  from(src: ArrayLike<number>, map: (v: number, k: number) => number): Float32Array | Float64Array;
+};
+
 type Fn = (...args: unknown[]) => any;
 const api = unpool as unknown as Record<string, Fn>;
 
@@ -42,7 +49,7 @@ const configs: Config[] = [
 
 describe('determinism', () => {
   for (const c of configs) {
-    for (const Float of [Float32Array, Float64Array]) {
+    for (const Float of [Float32Array, Float64Array] as FloatCtor[]) {
       it(`${c.dims}d ${c.shape.join('x')} k${c.kernel} s${c.stride} p${c.padding} d${c.dilation} ${Float.name}: five runs, same bits as the reference`, () => {
         const rand = rng(c.shape.reduce((a, v) => a * 31 + v, c.kernel));
         const n = prod(c.shape);

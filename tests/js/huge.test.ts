@@ -7,9 +7,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 
-type Fn = (...args: unknown[]) => any;
-const api = unpool as unknown as Record<string, Fn>;
-
 /** The most the JS layer asks malloc for: 4 GiB (MAXIMUM_MEMORY) less one 64 KiB page. */
 const MAX_HEAP_BYTES = 4294901760;
 
@@ -17,8 +14,8 @@ beforeAll(async () => {
   await unpool.init();
 });
 
-const tensor = (Ctor: Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor, values: number[], shape: number[]) =>
-  ({ data: Ctor.from(values), shape });
+const tensor = <C extends Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor>(
+  Ctor: C, values: number[], shape: number[]) => ({ data: Ctor.from(values) as InstanceType<C>, shape });
 const one = (d: number) => [1, 1, ...Array(d).fill(1)];
 const round8 = (b: number) => Math.ceil(b / 8) * 8;
 

@@ -236,7 +236,7 @@ describe('properties against the JS reference', () => {
       let badAt = -1;
       if (t.hostile !== null && n > 0) {
         badAt = Math.floor(rand() * n);
-        let v = t.hostile === 'plane' ? outPlane : t.hostile === 'plane+1' ? outPlane + 1 : t.hostile;
+        let v = t.hostile === 'plane' ? outPlane : t.hostile === 'plane+1' ? outPlane + 1 : t.hostile as number;
         if (!t.int64 && (v > 2 ** 31 - 1 || v < -(2 ** 31))) v = -1;  // int32 can hold only these
         idx[badAt] = v;
       }

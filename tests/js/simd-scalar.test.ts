@@ -7,6 +7,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { rng } from './rng.js';
 
+/** Float32Array or Float64Array (their union has no `from` callable with a map function). */
+type FloatCtor = {
+  readonly name: string;
+  new (length: number): Float32Array | Float64Array;
+  from(src: ArrayLike<number>, map: (v: number, k: number) => number): Float32Array | Float64Array;
+};
+
 type Api = Record<string, (...args: any[]) => any>;
 
 const isNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string' &&
@@ -54,7 +61,7 @@ describe.skipIf(!available)('SIMD and scalar builds', () => {
       const spatial = Array.from({ length: dims }, () =>
         Math.max(d * (k - 1) + 1, 1) + Math.floor(rand() * (dims === 3 ? 12 : dims === 2 ? 40 : 300)));
       const shape = [1 + Math.floor(rand() * 2), 1 + Math.floor(rand() * 4), ...spatial];
-      const Float = rand() < 0.5 ? Float32Array : Float64Array;
+      const Float: FloatCtor = rand() < 0.5 ? Float32Array : Float64Array;
       const x = { data: Float.from({ length: prod(shape) }, () => {
         const r = rand();
         return r < 0.03 ? NaN : r < 0.05 ? -0 : r < 0.07 ? -Infinity : r < 0.5 ? Math.floor(rand() * 4) : (rand() - 0.5) * 100;

@@ -6,6 +6,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { rng } from './rng.js';
 
+/** Float32Array or Float64Array (their union has no `from` callable with a map function). */
+type FloatCtor = {
+  readonly name: string;
+  new (length: number): Float32Array | Float64Array;
+  from(src: ArrayLike<number>, map: (v: number, k: number) => number): Float32Array | Float64Array;
+};
+
 type Fn = (...args: unknown[]) => any;
 type Ctor = new (...args: unknown[]) => any;
 const api = unpool as unknown as Record<string, Fn & Ctor>;
@@ -35,7 +42,7 @@ function buildCalls(): Call[] {
   const rand = rng(6);
   const calls: Call[] = [];
   for (const d of [1, 2, 3]) {
-    for (const Float of [Float32Array, Float64Array]) {
+    for (const Float of [Float32Array, Float64Array] as FloatCtor[]) {
       for (const indexType of ['int32', 'int64'] as const) {
         const inSpatial = d === 3 ? [4, 3, 5] : d === 2 ? [6, 5] : [9];
         const inShape = [2, 3, ...inSpatial];
