@@ -21,8 +21,8 @@ if(EMSCRIPTEN AND (UNPOOL_WASM_TESTS OR UNPOOL_BUILD_BENCH))
   # Flags of every em++ test and benchmark target. Link -O2 and above run
   # acorn from Debian's node modules, hence the NODE_PATH launcher.
   # Every engine with SIMD has bulk memory too, which turns memset (the
-  # zero-fill of unpool and pool backward) into memory.fill: ~1.7x faster
-  # than Emscripten's libc memset. The scalar build stays MVP.
+  # zero-fill of unpool and pool backward) into memory.fill, which beats
+  # Emscripten's libc memset. The scalar build stays MVP.
   set(UNPOOL_WASM_DEV_FLAGS -O3)
   if(UNPOOL_WASM_SIMD)
     list(APPEND UNPOOL_WASM_DEV_FLAGS -msimd128 -mbulk-memory)

@@ -34,8 +34,9 @@ void register_channels_last(const Workload& w, Reg& reg) {
         unpool::internal::pool_channels_last<float, int32_t>(
             g, p.x.data(), p.y.data(), p.idx.data(),
             [&v](const float* xn, const unpool::ukernels::ArgmaxNhwc& q, float* y, int32_t* idx) {
-              const auto fn =
-                  v.applies(q) ? v.fn : unpool::ukernels::config::argmaxpool_nhwc<float, int32_t>(q);
+              const auto fn = v.applies(q)
+                                  ? v.fn
+                                  : unpool::ukernels::config::argmaxpool_nhwc<float, int32_t>(q);
               fn(xn, q, y, idx);
             });
         benchmark::ClobberMemory();

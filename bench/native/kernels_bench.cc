@@ -59,13 +59,16 @@ void register_workload(const Workload& w) {
   auto pr = std::make_shared<Problem>(w);
   const std::string name = w.name;
   auto reg = [&](const std::string& n, auto fn) {
-    benchmark::RegisterBenchmark(n.c_str(), [pr, fn](benchmark::State& st) {
-      if (!pr->ok) {
-        st.SkipWithError("setup failed");
-        return;
-      }
-      fn(st, *pr);
-    })->Unit(benchmark::kMicrosecond)->UseRealTime();
+    benchmark::RegisterBenchmark(n.c_str(),
+                                 [pr, fn](benchmark::State& st) {
+                                   if (!pr->ok) {
+                                     st.SkipWithError("setup failed");
+                                     return;
+                                   }
+                                   fn(st, *pr);
+                                 })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
   };
   using benchmark::State;
   const auto f32 = unpool::DType::kFloat32;
@@ -101,8 +104,8 @@ void register_workload(const Workload& w) {
   });
   reg("op/unpool_backward/" + name, [](State& st, Problem& p) {
     for (auto _ : st) {
-      unpool::max_unpool_backward(p.pool.dims, unpool::Layout::kChannelsFirst, p.in, p.out, f32, p.gx.data(), i32, p.idx.data(),
-                                  p.gy.data(), nullptr);
+      unpool::max_unpool_backward(p.pool.dims, unpool::Layout::kChannelsFirst, p.in, p.out, f32,
+                                  p.gx.data(), i32, p.idx.data(), p.gy.data(), nullptr);
       benchmark::ClobberMemory();
     }
   });

@@ -151,7 +151,8 @@ inline size_t RunSpecifiedBenchmarks() {
       }
       if (s.seconds() >= o.min_time || n >= (int64_t{1} << 40)) break;
       const double grow = s.seconds() > 0 ? 1.4 * o.min_time / s.seconds() : 10.0;
-      n = std::max<int64_t>(n + 1, static_cast<int64_t>(static_cast<double>(n) * std::min(grow, 10.0)));
+      n = std::max<int64_t>(n + 1,
+                            static_cast<int64_t>(static_cast<double>(n) * std::min(grow, 10.0)));
     }
     std::vector<double> per_iter;
     for (int r = 0; r < o.repetitions; ++r) {

@@ -111,17 +111,16 @@ int32_t plan_call(int32_t op, uintptr_t plan, uintptr_t block, int32_t dtype, in
 // Planes [begin, end) of N * C (end -1: all); doubles, as plane counts may
 // pass 2^31. Exposed as runPlan: Module.run is Emscripten's own (a second
 // "run" would become an overload dispatched on every call).
-int32_t run(uintptr_t plan, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3,
-            double begin, double end) {
-  return code(
-      run_plan(*plan_at(plan), a0, a1, a2, a3, to_i64(begin), to_i64(end), &last_error()));
+int32_t run(uintptr_t plan, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3, double begin,
+            double end) {
+  return code(run_plan(*plan_at(plan), a0, a1, a2, a3, to_i64(begin), to_i64(end), &last_error()));
 }
 
 int32_t run_small_call(int32_t op, uintptr_t plan, uintptr_t block, int32_t dtype,
                        int32_t index_type, uintptr_t in0, uintptr_t in1, uintptr_t out,
                        uint32_t capacity) {
-  return run_small(op, plan_at(plan), block_at(block), dtype, index_type, in0, in1, out,
-                   capacity, &last_error());
+  return run_small(op, plan_at(plan), block_at(block), dtype, index_type, in0, in1, out, capacity,
+                   &last_error());
 }
 
 int32_t check_indices_call(uintptr_t plan, uintptr_t indices) {
@@ -132,8 +131,8 @@ int32_t check_indices_call(uintptr_t plan, uintptr_t indices) {
 int32_t unpool_output_range(uintptr_t address) {
   ParamBlock* b = block_at(address);
   unpool::SizeRange ranges[unpool::kMaxSpatialDims];
-  const unpool::Status st = unpool::max_unpool_output_range(
-      read_unpool(*b), read_shape(b->shape_a), ranges, &last_error());
+  const unpool::Status st = unpool::max_unpool_output_range(read_unpool(*b), read_shape(b->shape_a),
+                                                            ranges, &last_error());
   for (int i = 0; i < unpool::kMaxSpatialDims; ++i) {
     b->range_min[i] = static_cast<double>(ranges[i].min);
     b->range_max[i] = static_cast<double>(ranges[i].max);

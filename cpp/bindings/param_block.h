@@ -24,23 +24,23 @@ constexpr int kShapeSlots = 1 + unpool::kMaxRank;
 
 // X(member, "jsName", slots), in block order.
 #define UNPOOL_PARAM_FIELDS(X)                                              \
-  X(dims, "dims", 1)                     /* spatial dims: 1, 2 or 3 */     \
-  X(layout, "layout", 1)                 /* unpool::Layout code */          \
-  X(ceil_mode, "ceilMode", 1)            /* pools: 0 or 1 */                \
+  X(dims, "dims", 1) /* spatial dims: 1, 2 or 3 */                          \
+  X(layout, "layout", 1) /* unpool::Layout code */                          \
+  X(ceil_mode, "ceilMode", 1) /* pools: 0 or 1 */                           \
   X(output_size_count, "outputSizeCount", 1) /* unpools: -1 = default */    \
   X(kernel, "kernel", kSizeSlots)                                           \
   X(stride, "stride", kSizeSlots)                                           \
   X(padding, "padding", kSizeSlots)                                         \
-  X(dilation, "dilation", kSizeSlots)    /* pools */                        \
+  X(dilation, "dilation", kSizeSlots) /* pools */                           \
   X(output_size, "outputSize", unpool::kMaxRank) /* unpools */              \
-  X(pool_size, "poolSize", kSizeSlots)   /* adaptive, fractional: the     \
-                                            output size as a size arg */  \
+  X(pool_size, "poolSize", kSizeSlots) /* adaptive, fractional: the         \
+                                          output size as a size arg */      \
   X(keep, "keep", unpool::kMaxSpatialDims) /* adaptive: 1 = input's size */ \
-  X(ratio, "ratio", kSizeSlots)          /* fractional: count, list, 3     \
-                                            ratios in (0, 1) */          \
-  X(shape_a, "shapeA", kShapeSlots)      /* the op's first shape */         \
-  X(shape_b, "shapeB", kShapeSlots)      /* its second (backward ops) */    \
-  X(shape_out, "shapeOut", kShapeSlots)  /* written: the result's shape */  \
+  X(ratio, "ratio", kSizeSlots) /* fractional: count, list, 3               \
+                                   ratios in (0, 1) */                      \
+  X(shape_a, "shapeA", kShapeSlots) /* the op's first shape */              \
+  X(shape_b, "shapeB", kShapeSlots) /* its second (backward ops) */         \
+  X(shape_out, "shapeOut", kShapeSlots) /* written: the result's shape */   \
   X(range_min, "rangeMin", unpool::kMaxSpatialDims) /* written: unpool */   \
   X(range_max, "rangeMax", unpool::kMaxSpatialDims) /* output ranges */
 
@@ -55,7 +55,7 @@ enum Field : int {
 #define UNPOOL_PARAM_ENUM(member, js, slots) kField_##member,
   UNPOOL_PARAM_FIELDS(UNPOOL_PARAM_ENUM)
 #undef UNPOOL_PARAM_ENUM
-  kFieldCount
+      kFieldCount
 };
 
 constexpr int kFieldSlots[] = {
@@ -74,9 +74,8 @@ constexpr int slot_of(int field) {
 // at byte 8k, as JavaScript reads it.
 constexpr int kSlots = slot_of(kFieldCount);
 static_assert(sizeof(ParamBlock) == kSlots * sizeof(double), "padding in ParamBlock");
-#define UNPOOL_PARAM_OFFSET(member, js, slots)                                 \
-  static_assert(offsetof(ParamBlock, member) ==                                \
-                    slot_of(kField_##member) * sizeof(double),                 \
+#define UNPOOL_PARAM_OFFSET(member, js, slots)                                             \
+  static_assert(offsetof(ParamBlock, member) == slot_of(kField_##member) * sizeof(double), \
                 "ParamBlock." #member " is not where paramLayout() says");
 UNPOOL_PARAM_FIELDS(UNPOOL_PARAM_OFFSET)
 #undef UNPOOL_PARAM_OFFSET

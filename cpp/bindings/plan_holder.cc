@@ -57,8 +57,8 @@ Status plan_core(Op op, const ParamBlock& b, unpool::DType dt, unpool::IndexType
       return unpool::plan_adaptive_max_pool_backward(static_cast<int32_t>(to_i64(b.dims[0])),
                                                      read_layout(b), a, s, dt, it, plan, error);
     case Op::kFractionalMaxPoolBackward:
-      return unpool::plan_fractional_max_pool_backward(static_cast<int32_t>(to_i64(b.dims[0])),
-                                                       a, s, dt, it, plan, error);
+      return unpool::plan_fractional_max_pool_backward(static_cast<int32_t>(to_i64(b.dims[0])), a,
+                                                       s, dt, it, plan, error);
   }
   return fail(error, "unpool: unknown op code " + std::to_string(static_cast<int32_t>(op)));
 }
@@ -98,11 +98,9 @@ Status run_plan(const Plan& holder, uintptr_t a0, uintptr_t a1, uintptr_t a2, ui
     case Op::kMaxPoolBackward:
     case Op::kAdaptiveMaxPoolBackward:
     case Op::kFractionalMaxPoolBackward:
-      return opaque(&unpool::run_max_pool_backward)(p, planes, cptr(a0), cptr(a1), ptr(a2),
-                                                    error);
+      return opaque(&unpool::run_max_pool_backward)(p, planes, cptr(a0), cptr(a1), ptr(a2), error);
     case Op::kAdaptiveMaxPool:
-      return opaque(&unpool::run_adaptive_max_pool)(p, planes, cptr(a0), ptr(a1), ptr(a2),
-                                                    error);
+      return opaque(&unpool::run_adaptive_max_pool)(p, planes, cptr(a0), ptr(a1), ptr(a2), error);
     case Op::kFractionalMaxPool:
       return opaque(&unpool::run_fractional_max_pool)(p, planes, cptr(a0), cptr(a1), ptr(a2),
                                                       ptr(a3), error);
@@ -136,7 +134,8 @@ int32_t run_small(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype, in
 }
 
 Status check_indices(const Plan& holder, uintptr_t indices, std::string* error) {
-  if (!holder.valid) return fail(error, "unpool: checkIndices() of a plan that plan() did not build");
+  if (!holder.valid)
+    return fail(error, "unpool: checkIndices() of a plan that plan() did not build");
   return unpool::check_indices(holder.plan, cptr(indices), error);
 }
 

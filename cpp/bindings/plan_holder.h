@@ -16,9 +16,9 @@
 namespace unpool_bindings {
 
 struct Plan {
-  bool valid = false;      // built by a successful plan()
-  int32_t op = 0;          // unpool::Op code
-  int32_t dtype = 0;       // unpool::DType code
+  bool valid = false;  // built by a successful plan()
+  int32_t op = 0;  // unpool::Op code
+  int32_t dtype = 0;  // unpool::DType code
   int32_t index_type = 0;  // unpool::IndexType code
   unsigned char key[kKeyBytes] = {};  // the block's bytes it was built from
   unpool::Plan plan;
@@ -34,16 +34,17 @@ unpool::Status plan_op(int32_t op, Plan* holder, ParamBlock* block, int32_t dtyp
 // order: maxPool and adaptiveMaxPool (x, y, indices); fractionalMaxPool (x,
 // randomSamples, y, indices); maxUnpool (x, indices, y); the backward passes
 // (gradOutput, indices, gradInput). Unused addresses are 0.
-unpool::Status run_plan(const Plan& holder, uintptr_t a0, uintptr_t a1, uintptr_t a2,
-                        uintptr_t a3, int64_t begin, int64_t end, std::string* error);
+unpool::Status run_plan(const Plan& holder, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3,
+                        int64_t begin, int64_t end, std::string* error);
 
 // plan_op, then, when every result fits in `capacity` bytes at `out` (the
 // first at `out`, a second, pool indices, at the next multiple of 8), runs
-// all planes into them; in0 and in1 are the op's inputs in order. Returns kNotRun (nothing run) when they do not fit.
+// all planes into them; in0 and in1 are the op's inputs in order. Returns kNotRun (nothing run)
+// when they do not fit.
 constexpr int32_t kNotRun = -1;
-int32_t run_small(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype,
-                  int32_t index_type, uintptr_t in0, uintptr_t in1, uintptr_t out,
-                  uint32_t capacity, std::string* error);
+int32_t run_small(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype, int32_t index_type,
+                  uintptr_t in0, uintptr_t in1, uintptr_t out, uint32_t capacity,
+                  std::string* error);
 
 // Every index of an unpool plan's whole tensor checked, nothing written.
 unpool::Status check_indices(const Plan& holder, uintptr_t indices, std::string* error);

@@ -2,10 +2,10 @@
 // and output size O pools [floor(o * I / O), ceil((o + 1) * I / O)).
 #include <string>
 
+#include "buffer.h"
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
-#include "buffer.h"
 #include "ukernels/config.h"
 #include "unpool/unpool.h"
 
@@ -35,8 +35,8 @@ struct Windows {
 };
 
 // Resolves the output size (kept entries take the input's size) into g.
-Check plan_adaptive(const char* op, const AdaptivePoolParams& p, const Shape& input,
-                    Geometry* g, Shape* output) {
+Check plan_adaptive(const char* op, const AdaptivePoolParams& p, const Shape& input, Geometry* g,
+                    Shape* output) {
   Check c = internal::check_dims_value(op, p.dims);
   if (!c.ok()) return c;
   const int dims = p.dims;
@@ -45,13 +45,13 @@ Check plan_adaptive(const char* op, const AdaptivePoolParams& p, const Shape& in
   for (int i = 0; i < dims && size.list; ++i) {
     if (p.keep[i] && i < size.count) size.values[i] = 1;
   }
-  if (!(c = internal::resolve(op, "outputSize", size, dims, 1, 1, nullptr, true, false,
-                              g->out)).ok() ||
+  if (!(c = internal::resolve(op, "outputSize", size, dims, 1, 1, nullptr, true, false, g->out))
+           .ok() ||
       !(c = internal::check_layout(op, p.layout)).ok() ||
       !(c = internal::check_rank(op, "x", dims, input, p.layout)).ok() ||
       !(c = internal::read_input(op, "x", dims, input,
-                                 internal::empty_dim(input, dims, p.layout, false), p.layout,
-                                 g)).ok()) {
+                                 internal::empty_dim(input, dims, p.layout, false), p.layout, g))
+           .ok()) {
     return c;
   }
   for (int i = 0; i < dims && size.list; ++i) {
@@ -63,9 +63,8 @@ Check plan_adaptive(const char* op, const AdaptivePoolParams& p, const Shape& in
 
 }  // namespace
 
-Status plan_adaptive_max_pool(const AdaptivePoolParams& params, const Shape& input,
-                              DType dtype, IndexType index_type, Plan* plan,
-                              std::string* error) {
+Status plan_adaptive_max_pool(const AdaptivePoolParams& params, const Shape& input, DType dtype,
+                              IndexType index_type, Plan* plan, std::string* error) {
   Plan p = internal::new_plan(Op::kAdaptiveMaxPool, "adaptiveMaxPool#d", params.dims, dtype,
                               index_type, "x");
   Check c = plan_adaptive(p.name, params, input, &p.geometry, &p.output);
@@ -74,7 +73,8 @@ Status plan_adaptive_max_pool(const AdaptivePoolParams& params, const Shape& inp
   // Windows that tile each dim are a max pool's: its kernels run them.
   Geometry& g = p.geometry;
   p.regular = true;
-  for (int i = 0; i < 3; ++i) p.regular = p.regular && g.out[i] <= g.in[i] && g.in[i] % g.out[i] == 0;
+  for (int i = 0; i < 3; ++i)
+    p.regular = p.regular && g.out[i] <= g.in[i] && g.in[i] % g.out[i] == 0;
   if (p.regular) {
     for (int i = 0; i < 3; ++i) g.kernel[i] = g.stride[i] = g.in[i] / g.out[i];
   }
@@ -94,7 +94,8 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
   }
   if (g.planes == 0) return Status::kOk;
   const Windows wd(g.in[0], g.out[0]), wh(g.in[1], g.out[1]), ww(g.in[2], g.out[2]);
-  if (!wd.ok() || !wh.ok() || !ww.ok()) return internal::report(internal::no_memory(plan.name), error);
+  if (!wd.ok() || !wh.ok() || !ww.ok())
+    return internal::report(internal::no_memory(plan.name), error);
   const ukernels::ArgmaxWindows a{wd.list(), wh.list(), ww.list(), g.in[1], g.in[2]};
   Check r;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
@@ -107,9 +108,8 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
     if (g.layout == Layout::kChannelsLast) {
       const int64_t C = g.channels, batch = C == 0 ? 0 : g.planes / C;
       for (int64_t n = 0; n < batch; ++n) {
-        ukernels::config::argmaxpool_windows_nhwc<T, I>(px + n * in_plane * C, a, C,
-                                                        py + n * out_plane * C,
-                                                        pi + n * out_plane * C);
+        ukernels::config::argmaxpool_windows_nhwc<T, I>(
+            px + n * in_plane * C, a, C, py + n * out_plane * C, pi + n * out_plane * C);
       }
       return;
     }

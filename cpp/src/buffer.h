@@ -30,8 +30,8 @@ class Buffer {
 
 // "adaptiveMaxPool2d: cannot allocate the working memory of this call".
 inline Check no_memory(const char* op) {
-  return fail(Status::kTooLarge,
-              Message() << op << ": cannot allocate the working memory of this call");
+  return fail(Status::kTooLarge, Message()
+                                     << op << ": cannot allocate the working memory of this call");
 }
 
 }  // namespace internal

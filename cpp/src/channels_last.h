@@ -78,8 +78,8 @@ void unpool_channels_last(const Geometry& g, const T* x, const I* idx, T* y) {
 // `in_range_only` the caller has checked that there are none, and the
 // kernel's test passes them all.
 template <typename T, typename I>
-void scatter_add_channels_last(const Geometry& g, const T* go, const I* idx,
-                               bool /*in_range_only*/, T* gi) {
+void scatter_add_channels_last(const Geometry& g, const T* go, const I* idx, bool /*in_range_only*/,
+                               T* gi) {
   const int64_t C = g.channels, batch = g.planes / (C ? C : 1);
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   std::memset(gi, 0, static_cast<size_t>(g.planes * in_plane) * sizeof(T));

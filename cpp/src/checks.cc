@@ -33,26 +33,26 @@ std::string shape_string(const Shape& s) {
 
 Check check_dims_value(const char* op, int32_t dims) {
   if (dims >= 1 && dims <= kMaxSpatialDims) return {};
-  return fail(Status::kInvalidArgument,
-              Message() << op << ": dims=" << dims << " must be 1, 2 or 3");
+  return fail(Status::kInvalidArgument, Message()
+                                            << op << ": dims=" << dims << " must be 1, 2 or 3");
 }
 
 Check check_layout(const char* op, Layout layout) {
   if (layout == Layout::kChannelsFirst || layout == Layout::kChannelsLast) return {};
-  return fail(Status::kInvalidArgument,
-              Message() << op << ": layout=" << static_cast<int>(layout)
-                        << " is not channels-first (0) or channels-last (1)");
+  return fail(Status::kInvalidArgument, Message()
+                                            << op << ": layout=" << static_cast<int>(layout)
+                                            << " is not channels-first (0) or channels-last (1)");
 }
 
-Check check_rank(const char* op, const char* name, int32_t dims,
-                 const Shape& shape, Layout layout) {
+Check check_rank(const char* op, const char* name, int32_t dims, const Shape& shape,
+                 Layout layout) {
   if (shape.rank == dims + 1 || shape.rank == dims + 2) return {};
   static const char* const kSpatial[] = {"L", "H, W", "D, H, W"};
   const std::string sp = kSpatial[dims - 1];
   const std::string inner = layout == Layout::kChannelsLast ? sp + ", C" : "C, " + sp;
   Message m;
-  m << op << ": " << name << " must have rank " << dims + 1 << " (" << inner << ") or "
-    << dims + 2 << " (N, " << inner << "), got rank " << shape.rank;
+  m << op << ": " << name << " must have rank " << dims + 1 << " (" << inner << ") or " << dims + 2
+    << " (N, " << inner << "), got rank " << shape.rank;
   if (shape.rank >= 0 && shape.rank <= kMaxRank) m << " " << shape_string(shape);
   return fail(Status::kInvalidShape, m);
 }
@@ -85,8 +85,7 @@ bool known(IndexType t) {
 
 }  // namespace
 
-Check check_types(const char* op, DType dtype, IndexType index_type,
-                  int64_t limit) {
+Check check_types(const char* op, DType dtype, IndexType index_type, int64_t limit) {
   if (!known(dtype)) {
     Message m;
     m << op << ": dtype=" << static_cast<int>(dtype) << " is not ";
@@ -120,8 +119,8 @@ Check check_same_shape(const char* op, const char* name, const Shape& actual,
 Check index_error(const char* op, const char* name, int64_t pos, int64_t value,
                   const int64_t plane[3], int32_t dims, const char* what) {
   Message m;
-  m << op << ": " << name << "[" << pos << "]=" << value
-    << " is out of range for " << what << " plane ";
+  m << op << ": " << name << "[" << pos << "]=" << value << " is out of range for " << what
+    << " plane ";
   for (int i = 3 - dims; i < 3; ++i) m << (i > 3 - dims ? "x" : "") << plane[i];
   m << " (" << plane[0] * plane[1] * plane[2] << " elements)";
   return fail(Status::kInvalidIndex, m);

@@ -21,11 +21,23 @@ constexpr int64_t kMaxSize = (int64_t{1} << 31) - 1;
 // iostream machinery (locales, ~100 KB) into the .wasm.
 class Message {
  public:
-  Message& operator<<(const std::string& v) { s_ += v; return *this; }
-  Message& operator<<(const char* v) { s_ += v; return *this; }
-  Message& operator<<(char v) { s_ += v; return *this; }
+  Message& operator<<(const std::string& v) {
+    s_ += v;
+    return *this;
+  }
+  Message& operator<<(const char* v) {
+    s_ += v;
+    return *this;
+  }
+  Message& operator<<(char v) {
+    s_ += v;
+    return *this;
+  }
   template <typename N, typename = std::enable_if_t<std::is_integral<N>::value>>
-  Message& operator<<(N v) { s_ += std::to_string(v); return *this; }
+  Message& operator<<(N v) {
+    s_ += std::to_string(v);
+    return *this;
+  }
   const std::string& str() const { return s_; }
 
  private:
@@ -69,13 +81,12 @@ Check check_layout(const char* op, Layout layout);
 // Checks that `shape` is a (N, C, spatial...) or (C, spatial...) tensor of
 // `dims` spatial dims (channels last: (N, spatial..., C) or (spatial..., C));
 // `name` is the parameter's name in messages.
-Check check_rank(const char* op, const char* name, int32_t dims,
-                 const Shape& shape, Layout layout = Layout::kChannelsFirst);
+Check check_rank(const char* op, const char* name, int32_t dims, const Shape& shape,
+                 Layout layout = Layout::kChannelsFirst);
 
 // Checks the value and index types, and that the index type can hold every
 // offset below `limit` (exclusive; 0: no offsets to hold).
-Check check_types(const char* op, DType dtype, IndexType index_type,
-                  int64_t limit = 0);
+Check check_types(const char* op, DType dtype, IndexType index_type, int64_t limit = 0);
 
 Check check_same_shape(const char* op, const char* name, const Shape& actual,
                        const Shape& expected);

@@ -12,11 +12,16 @@ using internal::Geometry;
 
 const char* index_format_name(IndexFormat format) {
   switch (format) {
-    case IndexFormat::kPyTorch: return "pytorch";
-    case IndexFormat::kOnnx: return "onnx";
-    case IndexFormat::kOnnxColumnMajor: return "onnx-column-major";
-    case IndexFormat::kTensorFlow: return "tensorflow";
-    case IndexFormat::kTensorFlowWithBatch: return "tensorflow-with-batch";
+    case IndexFormat::kPyTorch:
+      return "pytorch";
+    case IndexFormat::kOnnx:
+      return "onnx";
+    case IndexFormat::kOnnxColumnMajor:
+      return "onnx-column-major";
+    case IndexFormat::kTensorFlow:
+      return "tensorflow";
+    case IndexFormat::kTensorFlowWithBatch:
+      return "tensorflow-with-batch";
   }
   return "unknown";
 }
@@ -41,8 +46,12 @@ struct Codec {
   int64_t decode(int64_t v, int64_t n, int64_t c) const {
     int64_t off = -1;
     switch (format) {
-      case IndexFormat::kPyTorch: off = v; break;
-      case IndexFormat::kOnnx: off = v - (n * channels + c) * plane; break;
+      case IndexFormat::kPyTorch:
+        off = v;
+        break;
+      case IndexFormat::kOnnx:
+        off = v - (n * channels + c) * plane;
+        break;
       case IndexFormat::kOnnxColumnMajor:
         off = v - (n * channels + c) * plane;
         if (off >= 0 && off < plane) off = column_to_row(off);
@@ -61,12 +70,16 @@ struct Codec {
 
   int64_t encode(int64_t off, int64_t n, int64_t c) const {
     switch (format) {
-      case IndexFormat::kPyTorch: return off;
-      case IndexFormat::kOnnx: return (n * channels + c) * plane + off;
+      case IndexFormat::kPyTorch:
+        return off;
+      case IndexFormat::kOnnx:
+        return (n * channels + c) * plane + off;
       case IndexFormat::kOnnxColumnMajor:
         return (n * channels + c) * plane + row_to_column(off);
-      case IndexFormat::kTensorFlow: return off * channels + c;
-      case IndexFormat::kTensorFlowWithBatch: return (n * plane + off) * channels + c;
+      case IndexFormat::kTensorFlow:
+        return off * channels + c;
+      case IndexFormat::kTensorFlowWithBatch:
+        return (n * plane + off) * channels + c;
     }
     return -1;
   }
@@ -74,9 +87,12 @@ struct Codec {
   // Largest encoded value + 1 for `batch` images.
   int64_t limit(int64_t batch) const {
     switch (format) {
-      case IndexFormat::kPyTorch: return plane;
-      case IndexFormat::kTensorFlow: return plane * channels;
-      default: return batch * channels * plane;
+      case IndexFormat::kPyTorch:
+        return plane;
+      case IndexFormat::kTensorFlow:
+        return plane * channels;
+      default:
+        return batch * channels * plane;
     }
   }
 
@@ -129,20 +145,19 @@ Check convert(const Geometry& g, Layout layout, int64_t channels, const Codec& f
 
 }  // namespace
 
-Status convert_indices(int32_t dims, Layout layout, const Shape& input,
-                       const Shape& indices_shape, IndexFormat from, IndexType from_type,
-                       const void* src, IndexFormat to, IndexType to_type, void* dst,
-                       std::string* error) {
+Status convert_indices(int32_t dims, Layout layout, const Shape& input, const Shape& indices_shape,
+                       IndexFormat from, IndexType from_type, const void* src, IndexFormat to,
+                       IndexType to_type, void* dst, std::string* error) {
   Check c;
   if (!valid_format(from) || !valid_format(to)) {
     c = internal::fail(Status::kInvalidArgument,
-                       internal::Message() << kOp << ": index format "
-                                           << static_cast<int>(valid_format(from) ? to : from)
-                                           << " is unknown");
+                       internal::Message()
+                           << kOp << ": index format "
+                           << static_cast<int>(valid_format(from) ? to : from) << " is unknown");
   }
   Geometry g;
-  if (c.ok()) c = internal::plan_plain(kOp, dims, layout, input, indices_shape, "input",
-                                       "indices", &g);
+  if (c.ok())
+    c = internal::plan_plain(kOp, dims, layout, input, indices_shape, "input", "indices", &g);
   if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, from_type);
   if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, to_type);
   const int64_t channels = g.channels;
@@ -154,8 +169,8 @@ Status convert_indices(int32_t dims, Layout layout, const Shape& input,
   auto run = [&](auto from_tag, auto to_tag) {
     using F = decltype(from_tag);
     using T = decltype(to_tag);
-    c = convert<F, T>(g, layout, channels, cf, static_cast<const F*>(src), ct,
-                      static_cast<T*>(dst), input);
+    c = convert<F, T>(g, layout, channels, cf, static_cast<const F*>(src), ct, static_cast<T*>(dst),
+                      input);
   };
   const bool f32 = from_type == IndexType::kInt32, t32 = to_type == IndexType::kInt32;
   if (f32 && t32) run(int32_t{}, int32_t{});

@@ -28,9 +28,9 @@ void dispatch_index(IndexType index_type, F&& f) {
 template <typename F>
 void dispatch(DType dtype, IndexType index_type, F&& f) {
   switch (dtype) {
-#define UNPOOL_CASE(e, code, name, T)      \
-  case DType::e:                           \
-    dispatch_index<T>(index_type, f);      \
+#define UNPOOL_CASE(e, code, name, T) \
+  case DType::e:                      \
+    dispatch_index<T>(index_type, f); \
     return;
     UNPOOL_DTYPE_LIST(UNPOOL_CASE)
 #undef UNPOOL_CASE

@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <string>
 
+#include "buffer.h"
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
-#include "buffer.h"
 #include "ukernels/config.h"
 #include "unpool/unpool.h"
 
@@ -76,11 +76,11 @@ Check resolve_output(const char* op, const FractionalPoolParams& p, Geometry* g)
     const int slot = 3 - dims + i;
     const int64_t need = g->out[slot] + g->kernel[slot] - 1;
     if (dims == 2 ? need > g->in[slot] : need >= g->in[slot]) {
-      return fail(Status::kInvalidShape,
-                  Message() << op << ": output size " << g->out[slot] << " plus kernelSize "
-                            << g->kernel[slot] << " - 1 in spatial dim " << i << " must be "
-                            << (dims == 2 ? "at most" : "less than") << " the input size "
-                            << g->in[slot]);
+      return fail(Status::kInvalidShape, Message() << op << ": output size " << g->out[slot]
+                                                   << " plus kernelSize " << g->kernel[slot]
+                                                   << " - 1 in spatial dim " << i << " must be "
+                                                   << (dims == 2 ? "at most" : "less than")
+                                                   << " the input size " << g->in[slot]);
     }
   }
   return {};
@@ -92,11 +92,13 @@ Check plan_fractional(const char* op, const FractionalPoolParams& p, const Shape
   if (!c.ok()) return c;
   const int dims = p.dims;
   if (!(c = internal::resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, true,
-                              g->kernel)).ok() ||
+                              g->kernel))
+           .ok() ||
       !(c = internal::check_rank(op, "x", dims, input)).ok() ||
       !(c = internal::read_input(op, "x", dims, input,
                                  internal::empty_dim(input, dims, Layout::kChannelsFirst, false),
-                                 Layout::kChannelsFirst, g)).ok() ||
+                                 Layout::kChannelsFirst, g))
+           .ok() ||
       !(c = resolve_output(op, p, g)).ok()) {
     return c;
   }
@@ -120,8 +122,8 @@ void intervals(T u, int64_t in, int64_t out, int64_t kernel, int64_t* start, int
     for (int64_t i = 0; i < out - 1; ++i) {
       // PyTorch converts to int; int64 gives the same values wherever that
       // conversion is defined, and stays defined up to kMaxSize.
-      start[i] = static_cast<int64_t>((static_cast<T>(i) + u) * alpha) -
-                 static_cast<int64_t>(u * alpha);
+      start[i] =
+          static_cast<int64_t>((static_cast<T>(i) + u) * alpha) - static_cast<int64_t>(u * alpha);
       // Rounding can take a start past in - kernel (float32, inputs of
       // 2^25 and more): PyTorch then reads past the input; stop at the end.
       if (start[i] > in - kernel) start[i] = in - kernel;
@@ -132,8 +134,7 @@ void intervals(T u, int64_t in, int64_t out, int64_t kernel, int64_t* start, int
 }
 
 template <typename T, typename I>
-Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samples, T* y,
-                  I* idx) {
+Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samples, T* y, I* idx) {
   const int dims = plan.dims;
   if (g.planes == 0) return {};
   const internal::Buffer<int64_t> bounds(2 * (g.out[0] + g.out[1] + g.out[2]));
@@ -163,9 +164,9 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
   for (int64_t k = 0; k < g.planes * dims; ++k) {
     const T u = samples[k];
     if (!(u >= 0 && u <= 1)) {
-      return fail(Status::kInvalidArgument,
-                  Message() << plan.name << ": randomSamples[" << g.first_plane * dims + k
-                            << "]=" << number(u) << " is outside [0, 1]");
+      return fail(Status::kInvalidArgument, Message() << plan.name << ": randomSamples["
+                                                      << g.first_plane * dims + k
+                                                      << "]=" << number(u) << " is outside [0, 1]");
     }
   }
   for (int64_t p = 0; p < g.planes; ++p) {
@@ -202,9 +203,8 @@ Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* 
   internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
-    c = pool_planes<T, I>(plan, g, static_cast<const T*>(x),
-                          static_cast<const T*>(random_samples), static_cast<T*>(y),
-                          static_cast<I*>(indices));
+    c = pool_planes<T, I>(plan, g, static_cast<const T*>(x), static_cast<const T*>(random_samples),
+                          static_cast<T*>(y), static_cast<I*>(indices));
   });
   return internal::report(c, error);
 }

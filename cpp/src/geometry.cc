@@ -34,24 +34,23 @@ const char* entries(int32_t dims) { return dims > 1 ? " entries" : " entry"; }
 // missing argument takes `fallback` (itself already expanded) when given,
 // else `dflt`. Values must be >= `min` and <= kMaxSize.
 // A one-entry list broadcasts only when `single_list` (pools).
-Check resolve(const char* op, const char* name, const SizeArg& a, int32_t dims, int64_t min, int64_t dflt, const int64_t* fallback,
-              bool required, bool single_list, int64_t out[3]) {
+Check resolve(const char* op, const char* name, const SizeArg& a, int32_t dims, int64_t min,
+              int64_t dflt, const int64_t* fallback, bool required, bool single_list,
+              int64_t out[3]) {
   if (a.count == 0 && required) {
     return fail(Status::kInvalidArgument, Message() << op << ": " << name << " is required");
   }
   // PyTorch's pools read an empty stride list as "not given".
   const bool empty_default = a.list && a.count == 0 && single_list && !required;
-  if (a.list && a.count != dims && !(single_list && a.count == 1) &&
-      !empty_default) {
+  if (a.list && a.count != dims && !(single_list && a.count == 1) && !empty_default) {
     return fail(Status::kInvalidArgument,
                 Message() << op << ": " << name << " must have " << dims
                           << (single_list && dims > 1 ? " entries (or 1)" : entries(dims))
                           << ", got " << a.count);
   }
   if (a.count < 0 || (!a.list && a.count > 1 && a.count != dims)) {
-    return fail(Status::kInvalidArgument, Message() << op << ": " << name << " must have "
-                                                    << dims << entries(dims) << ", got "
-                                                    << a.count);
+    return fail(Status::kInvalidArgument, Message() << op << ": " << name << " must have " << dims
+                                                    << entries(dims) << ", got " << a.count);
   }
   for (int i = 0; i < dims; ++i) {
     const int slot = 3 - dims + i;
@@ -75,16 +74,15 @@ Check resolve(const char* op, const char* name, const SizeArg& a, int32_t dims, 
 // "x shape [1, 2]", or "inputShape=[1, 2]" for a parameter that is a shape.
 static std::string shape_of(const char* name, const Shape& shape) {
   const std::string n = name;
-  const bool is_shape = n.size() >= 5 && (n.compare(n.size() - 5, 5, "Shape") == 0 ||
-                                          n == "shape");
+  const bool is_shape = n.size() >= 5 && (n.compare(n.size() - 5, 5, "Shape") == 0 || n == "shape");
   return n + (is_shape ? "=" : " shape ") + shape_string(shape);
 }
 
 // Dims of `shape` must be positive except dim `empty_ok` (-1: none), and
 // none may exceed kMaxSize. Fills layout, channels, planes and the spatial
 // sizes.
-Check read_input(const char* op, const char* name, int32_t dims,
-                 const Shape& shape, int empty_ok, Layout layout, Geometry* g) {
+Check read_input(const char* op, const char* name, int32_t dims, const Shape& shape, int empty_ok,
+                 Layout layout, Geometry* g) {
   for (int i = 0; i < shape.rank; ++i) {
     const int64_t v = shape.dims[i];
     if (v < 0 || v > kMaxSize) {
@@ -93,9 +91,9 @@ Check read_input(const char* op, const char* name, int32_t dims,
                             << " = " << v << " outside 0.." << kMaxSize);
     }
     if (v == 0 && i != empty_ok) {
-      return fail(Status::kInvalidShape,
-                  Message() << op << ": " << shape_of(name, shape) << " has an empty dimension "
-                            << i << " (only the batch dimension may be 0)");
+      return fail(Status::kInvalidShape, Message() << op << ": " << shape_of(name, shape)
+                                                   << " has an empty dimension " << i
+                                                   << " (only the batch dimension may be 0)");
     }
   }
   // Bytes of the largest element type must stay addressable with int64.
@@ -127,19 +125,16 @@ static int64_t floor_div(int64_t a, int64_t b) {
 }
 
 // Output shape: `input` with its spatial dims replaced by `out`.
-Shape make_output(const Shape& input, int32_t dims, Layout layout,
-                  const int64_t out[3]) {
+Shape make_output(const Shape& input, int32_t dims, Layout layout, const int64_t out[3]) {
   Shape s = input;
   const int sp = spatial_begin(s.rank, dims, layout);
   for (int i = 0; i < dims; ++i) s.dims[sp + i] = out[3 - dims + i];
   return s;
 }
 
-Check check_output_numel(const char* op, const Geometry& g,
-                         const Shape& out) {
+Check check_output_numel(const char* op, const Geometry& g, const Shape& out) {
   const int64_t all[4] = {g.planes, g.out[0], g.out[1], g.out[2]};
-  if (!product_within(all + 1, 3, INT64_MAX / 8) ||
-      !product_within(all, 4, INT64_MAX / 8)) {
+  if (!product_within(all + 1, 3, INT64_MAX / 8) || !product_within(all, 4, INT64_MAX / 8)) {
     return fail(Status::kTooLarge, Message() << op << ": output shape " << shape_string(out)
                                              << " has more elements than 64-bit offsets can "
                                                 "address");
@@ -151,22 +146,19 @@ namespace {
 
 // Resolves an unpool's kernel, stride, padding and input, and the default
 // output size per dim (in g->out).
-Check plan_unpool_common(const char* op, const UnpoolParams& p,
-                         const Shape& input, Geometry* g, const char* name) {
+Check plan_unpool_common(const char* op, const UnpoolParams& p, const Shape& input, Geometry* g,
+                         const char* name) {
   Check c = check_dims_value(op, p.dims);
   if (!c.ok()) return c;
   const int dims = p.dims;
   // Unlike PyTorch, kernel/stride <= 0 and negative padding are errors.
-  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, false,
-                    g->kernel)).ok() ||
-      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false, false,
-                    g->stride)).ok() ||
-      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, false,
-                    g->pad)).ok() ||
+  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, false, g->kernel))
+           .ok() ||
+      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false, false, g->stride)).ok() ||
+      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, false, g->pad)).ok() ||
       !(c = check_layout(op, p.layout)).ok() ||
       !(c = check_rank(op, name, dims, input, p.layout)).ok() ||
-      !(c = read_input(op, name, dims, input,
-                       empty_dim(input, dims, p.layout, true), p.layout, g))
+      !(c = read_input(op, name, dims, input, empty_dim(input, dims, p.layout, true), p.layout, g))
            .ok()) {
     return c;
   }
@@ -193,23 +185,19 @@ SizeRange range_of(const Geometry& g, int i) {
 
 }  // namespace
 
-Check plan_pool(const char* op, const PoolParams& p, const Shape& input,
-                Geometry* g, Shape* output, const char* name) {
+Check plan_pool(const char* op, const PoolParams& p, const Shape& input, Geometry* g, Shape* output,
+                const char* name) {
   Check c = check_dims_value(op, p.dims);
   if (!c.ok()) return c;
   const int dims = p.dims;
-  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, true,
-                    g->kernel)).ok() ||
-      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false, true,
-                    g->stride)).ok() ||
-      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, true,
-                    g->pad)).ok() ||
-      !(c = resolve(op, "dilation", p.dilation, dims, 1, 1, nullptr, false, true,
-                    g->dilation)).ok() ||
+  if (!(c = resolve(op, "kernelSize", p.kernel, dims, 1, 1, nullptr, true, true, g->kernel)).ok() ||
+      !(c = resolve(op, "stride", p.stride, dims, 1, 1, g->kernel, false, true, g->stride)).ok() ||
+      !(c = resolve(op, "padding", p.padding, dims, 0, 0, nullptr, false, true, g->pad)).ok() ||
+      !(c = resolve(op, "dilation", p.dilation, dims, 1, 1, nullptr, false, true, g->dilation))
+           .ok() ||
       !(c = check_layout(op, p.layout)).ok() ||
       !(c = check_rank(op, name, dims, input, p.layout)).ok() ||
-      !(c = read_input(op, name, dims, input,
-                       empty_dim(input, dims, p.layout, false), p.layout, g))
+      !(c = read_input(op, name, dims, input, empty_dim(input, dims, p.layout, false), p.layout, g))
            .ok()) {
     return c;
   }
@@ -217,13 +205,11 @@ Check plan_pool(const char* op, const PoolParams& p, const Shape& input,
     const int u = i - (3 - dims);  // the user's index of this dim
     if (g->pad[i] > g->kernel[i] / 2) {
       return fail(Status::kInvalidArgument,
-                  Message() << op << ": " << arg_name("padding", p.padding, u) << "="
-                            << g->pad[i] << " must be at most half of kernelSize "
-                            << g->kernel[i]);
+                  Message() << op << ": " << arg_name("padding", p.padding, u) << "=" << g->pad[i]
+                            << " must be at most half of kernelSize " << g->kernel[i]);
     }
     const int64_t s = g->stride[i];
-    int64_t o = floor_div(g->in[i] + 2 * g->pad[i] -
-                              g->dilation[i] * (g->kernel[i] - 1) - 1 +
+    int64_t o = floor_div(g->in[i] + 2 * g->pad[i] - g->dilation[i] * (g->kernel[i] - 1) - 1 +
                               (p.ceil_mode ? s - 1 : 0),
                           s) +
                 1;
@@ -255,31 +241,32 @@ Check plan_unpool_kernel_free(const char* op, const UnpoolParams& p, const Shape
   const int32_t n = p.output_size_count;
   if (n < 0) {
     return fail(Status::kInvalidArgument,
-                Message() << op << ": kernelSize is required (or outputSize alone, for an "
-                                   "unpool without kernel)");
+                Message() << op
+                          << ": kernelSize is required (or outputSize alone, for an "
+                             "unpool without kernel)");
   }
   // PyTorch's kernel-free form has no stride and zero padding.
   bool padded = p.padding.count < 0;
-  for (int i = 0; i < p.padding.count && i < kMaxSpatialDims; ++i) padded |= p.padding.values[i] != 0;
+  for (int i = 0; i < p.padding.count && i < kMaxSpatialDims; ++i)
+    padded |= p.padding.values[i] != 0;
   const char* extra = p.stride.count != 0 || p.stride.list ? "stride"
                       : padded                             ? "padding"
                                                            : nullptr;
   if (extra != nullptr) {
-    return fail(Status::kInvalidArgument,
-                Message() << op << ": " << extra << " needs kernelSize (an unpool without "
-                                                    "kernel takes outputSize and no "
-                                                    "stride or padding)");
+    return fail(Status::kInvalidArgument, Message() << op << ": " << extra
+                                                    << " needs kernelSize (an unpool without "
+                                                       "kernel takes outputSize and no "
+                                                       "stride or padding)");
   }
   if (n != dims) {
     return fail(Status::kInvalidArgument,
                 Message() << op << ": outputSize must have " << dims << entries(dims)
-                          << " (the output's spatial size) when kernelSize is omitted, got "
-                          << n);
+                          << " (the output's spatial size) when kernelSize is omitted, got " << n);
   }
   if (!(c = check_layout(op, p.layout)).ok() ||
       !(c = check_rank(op, "x", dims, input, p.layout)).ok() ||
-      !(c = read_input(op, "x", dims, input, empty_dim(input, dims, p.layout, true), p.layout,
-                       g)).ok()) {
+      !(c = read_input(op, "x", dims, input, empty_dim(input, dims, p.layout, true), p.layout, g))
+           .ok()) {
     return c;
   }
   for (int i = 0; i < dims; ++i) {
@@ -298,8 +285,8 @@ Check plan_unpool_kernel_free(const char* op, const UnpoolParams& p, const Shape
 
 }  // namespace
 
-Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input,
-                  Geometry* g, Shape* output) {
+Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input, Geometry* g,
+                  Shape* output) {
   if (p.kernel.count == 0 && !p.kernel.list) {
     return plan_unpool_kernel_free(op, p, input, g, output);
   }
@@ -324,10 +311,10 @@ Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input,
                               << " must be >= 1 (" << geometry_text(*g, i) << ")");
       }
       if (g->out[i] > kMaxSize) {
-        return fail(Status::kTooLarge,
-                    Message() << op << ": default output size " << g->out[i]
-                              << " in spatial dim " << u << " exceeds the limit " << kMaxSize
-                              << " (" << geometry_text(*g, i) << ")");
+        return fail(Status::kTooLarge, Message()
+                                           << op << ": default output size " << g->out[i]
+                                           << " in spatial dim " << u << " exceeds the limit "
+                                           << kMaxSize << " (" << geometry_text(*g, i) << ")");
       }
       continue;
     }
@@ -352,8 +339,7 @@ Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input,
   return check_output_numel(op, *g, *output);
 }
 
-Check unpool_ranges(const char* op, const UnpoolParams& p,
-                    const Shape& input, SizeRange* ranges) {
+Check unpool_ranges(const char* op, const UnpoolParams& p, const Shape& input, SizeRange* ranges) {
   Geometry g;
   Check c = plan_unpool_common(op, p, input, &g, "inputShape");
   if (!c.ok()) return c;
@@ -361,16 +347,15 @@ Check unpool_ranges(const char* op, const UnpoolParams& p,
     const SizeRange r = range_of(g, i);
     if (r.max < r.min) {
       return fail(Status::kOutputSizeOutOfRange,
-                  Message() << op << ": no output size is valid in spatial dim "
-                            << i - (3 - p.dims) << " (" << geometry_text(g, i) << ")");
+                  Message() << op << ": no output size is valid in spatial dim " << i - (3 - p.dims)
+                            << " (" << geometry_text(g, i) << ")");
     }
     ranges[i - (3 - p.dims)] = r;
   }
   return {};
 }
 
-Check select_planes(const char* op, const PlaneRange& r, const char* name,
-                    Geometry* g) {
+Check select_planes(const char* op, const PlaneRange& r, const char* name, Geometry* g) {
   const int64_t end = r.end == -1 ? g->planes : r.end;
   if (r.begin == 0 && end == g->planes) return {};
   Message m;
@@ -387,9 +372,8 @@ Check select_planes(const char* op, const PlaneRange& r, const char* name,
   return {};
 }
 
-Check plan_plain(const char* op, int32_t dims, Layout layout, const Shape& a,
-                 const Shape& b, const char* a_name, const char* b_name,
-                 Geometry* g) {
+Check plan_plain(const char* op, int32_t dims, Layout layout, const Shape& a, const Shape& b,
+                 const char* a_name, const char* b_name, Geometry* g) {
   Check c = check_dims_value(op, dims);
   if (!c.ok() || !(c = check_layout(op, layout)).ok()) return c;
   if (!(c = check_rank(op, a_name, dims, a, layout)).ok() ||
@@ -397,17 +381,15 @@ Check plan_plain(const char* op, int32_t dims, Layout layout, const Shape& a,
     return c;
   }
   Geometry gb;
-  if (!(c = read_input(op, a_name, dims, a, empty_dim(a, dims, layout, true),
-                       layout, g)).ok() ||
-      !(c = read_input(op, b_name, dims, b, empty_dim(b, dims, layout, true),
-                       layout, &gb)).ok()) {
+  if (!(c = read_input(op, a_name, dims, a, empty_dim(a, dims, layout, true), layout, g)).ok() ||
+      !(c = read_input(op, b_name, dims, b, empty_dim(b, dims, layout, true), layout, &gb)).ok()) {
     return c;
   }
   if (a.rank != b.rank || g->planes != gb.planes || g->channels != gb.channels) {
-    return fail(Status::kInvalidShape,
-                Message() << op << ": " << a_name << " " << shape_string(a) << " and " << b_name
-                          << " " << shape_string(b)
-                          << " must have the same rank and the same N and C");
+    return fail(Status::kInvalidShape, Message()
+                                           << op << ": " << a_name << " " << shape_string(a)
+                                           << " and " << b_name << " " << shape_string(b)
+                                           << " must have the same rank and the same N and C");
   }
   for (int i = 0; i < 3; ++i) g->out[i] = gb.in[i];
   return {};

@@ -17,30 +17,27 @@ using unpool::Geometry;
 
 // Validates a pool's arguments and input (`op` and `name` name them in
 // messages) and fills `g` and the output shape.
-Check plan_pool(const char* op, const PoolParams& p, const Shape& input,
-                Geometry* g, Shape* output, const char* name = "x");
+Check plan_pool(const char* op, const PoolParams& p, const Shape& input, Geometry* g, Shape* output,
+                const char* name = "x");
 
 // Validates an unpool's arguments and input and fills `g` (with `in` the
 // pooled size and `out` the unpooled size) and the output shape.
-Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input,
-                  Geometry* g, Shape* output);
+Check plan_unpool(const char* op, const UnpoolParams& p, const Shape& input, Geometry* g,
+                  Shape* output);
 
 // Checks `r` against the planes of `g` (`name` names the tensor) and
 // narrows `g` to them: `planes` becomes their count, `first_plane` their
 // start. Every run calls it.
-Check select_planes(const char* op, const PlaneRange& r, const char* name,
-                    Geometry* g);
+Check select_planes(const char* op, const PlaneRange& r, const char* name, Geometry* g);
 
 // The valid output sizes per spatial dim (`dims` entries) of an unpool.
-Check unpool_ranges(const char* op, const UnpoolParams& p, const Shape& input,
-                    SizeRange* ranges);
+Check unpool_ranges(const char* op, const UnpoolParams& p, const Shape& input, SizeRange* ranges);
 
 // For ops whose geometry comes from two shapes (backward passes): `a` and `b`
 // are tensors of `dims` spatial dims in `layout`, of the same rank and the
 // same N and C. Fills g->planes, g->in from `a` and g->out from `b`.
-Check plan_plain(const char* op, int32_t dims, Layout layout, const Shape& a,
-                 const Shape& b, const char* a_name, const char* b_name,
-                 Geometry* g);
+Check plan_plain(const char* op, int32_t dims, Layout layout, const Shape& a, const Shape& b,
+                 const char* a_name, const char* b_name, Geometry* g);
 
 // Expands size argument `a` (`name` in messages) into the last `dims`
 // entries of `out` (D, H, W order). A missing argument takes `fallback`
@@ -53,8 +50,8 @@ Check resolve(const char* op, const char* name, const SizeArg& a, int32_t dims, 
 // Dims of `shape` must be positive except dim `empty_ok` (-1: none), and
 // none may exceed kMaxSize. Fills layout, channels, planes and the spatial
 // sizes of `g`.
-Check read_input(const char* op, const char* name, int32_t dims, const Shape& shape,
-                 int empty_ok, Layout layout, Geometry* g);
+Check read_input(const char* op, const char* name, int32_t dims, const Shape& shape, int empty_ok,
+                 Layout layout, Geometry* g);
 
 // The dim of `s` that may be 0: N when batched; with `unbatched_c` (unpools
 // and backward passes, as PyTorch's unpool), also an unbatched C.
@@ -81,8 +78,7 @@ struct Span {
   int64_t start;
   int64_t end;
 };
-inline Span window(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p,
-                   int64_t d) {
+inline Span window(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
   const ukernels::Window w = ukernels::clipped_window(o, in, k, s, p, d);
   return {w.start, w.end};
 }

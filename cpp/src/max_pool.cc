@@ -29,8 +29,8 @@ int64_t pool_index_limit(const Geometry& g) {
 
 }  // namespace
 
-Status max_pool_shape(const PoolParams& params, const Shape& input,
-                      Shape* output, std::string* error) {
+Status max_pool_shape(const PoolParams& params, const Shape& input, Shape* output,
+                      std::string* error) {
   const internal::OpName op("maxPool#d", params.dims);
   Geometry g;
   return internal::report(internal::plan_pool(op.c_str(), params, input, &g, output), error);
@@ -45,8 +45,8 @@ Status plan_max_pool(const PoolParams& params, const Shape& input, DType dtype,
   return internal::report(c, error);
 }
 
-Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
-                    void* indices, std::string* error) {
+Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y, void* indices,
+                    std::string* error) {
   Geometry g;
   const Check c = internal::start_run(plan, Op::kMaxPool, planes, &g);
   if (!c.ok()) return internal::report(c, error);
@@ -67,9 +67,8 @@ Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
   return Status::kOk;
 }
 
-Status max_pool(const PoolParams& params, const Shape& input, DType dtype,
-                const void* x, void* y, IndexType index_type, void* indices,
-                std::string* error) {
+Status max_pool(const PoolParams& params, const Shape& input, DType dtype, const void* x, void* y,
+                IndexType index_type, void* indices, std::string* error) {
   Plan plan;
   const Status s = plan_max_pool(params, input, dtype, index_type, &plan, error);
   return s != Status::kOk ? s : run_max_pool(plan, PlaneRange{}, x, y, indices, error);

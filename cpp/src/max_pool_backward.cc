@@ -43,8 +43,7 @@ EmptyWindows find_empty_windows(const Geometry& g) {
 // Finds the first index that is outside the plane and does not belong to an
 // empty window (when `empty` is given). Returns -1 when there is none.
 template <typename I>
-int64_t first_bad_index(const Geometry& g, const I* idx,
-                        const EmptyWindows* empty) {
+int64_t first_bad_index(const Geometry& g, const I* idx, const EmptyWindows* empty) {
   const int64_t limit = g.in_plane(), n = g.out_plane();
   for (int64_t p = 0; p < g.planes; ++p) {
     const I* pi = idx + p * n;
@@ -54,9 +53,7 @@ int64_t first_bad_index(const Geometry& g, const I* idx,
       if (v >= 0 && v < limit) continue;
       if (empty) {
         // The output position of element p * n + e.
-        const int64_t o = g.layout == Layout::kChannelsLast
-                              ? ((p * n + e) / g.channels) % n
-                              : e;
+        const int64_t o = g.layout == Layout::kChannelsLast ? ((p * n + e) / g.channels) % n : e;
         const int64_t ow = o % g.out[2], oh = (o / g.out[2]) % g.out[1],
                       od = o / (g.out[2] * g.out[1]);
         if (empty->dim[0][static_cast<size_t>(od)] | empty->dim[1][static_cast<size_t>(oh)] |
@@ -74,8 +71,8 @@ int64_t first_bad_index(const Geometry& g, const I* idx,
 // (they are skipped) or inside it (they are added, as PyTorch does); every
 // other offset was checked by first_bad_index.
 template <typename T, typename I>
-void scatter_add_planes(const Geometry& g, const T* go, const I* idx,
-                        const EmptyWindows* empty, T* gi) {
+void scatter_add_planes(const Geometry& g, const T* go, const I* idx, const EmptyWindows* empty,
+                        T* gi) {
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   for (int64_t p = 0; p < g.planes; ++p) {  // plane by plane: see max_unpool
     const T* pgo = go + p * out_plane;
@@ -99,8 +96,8 @@ Status plan_plain_backward(Op op, const char* base, int32_t dims, Layout layout,
                            const Shape& input_shape, const Shape& grad_output_shape, DType dtype,
                            IndexType index_type, Plan* plan, std::string* error) {
   Plan p = internal::new_plan(op, base, dims, dtype, index_type, "inputShape");
-  Check c = internal::plan_plain(p.name, dims, layout, input_shape, grad_output_shape,
-                                 "inputShape", "gradOutput", &p.geometry);
+  Check c = internal::plan_plain(p.name, dims, layout, input_shape, grad_output_shape, "inputShape",
+                                 "gradOutput", &p.geometry);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
   if (c.ok()) {
     p.output = input_shape;
@@ -133,21 +130,19 @@ Check check_pool_backward_indices(const Plan& plan, const void* indices) {
 
 }  // namespace internal
 
-Status plan_max_pool_backward(const PoolParams& params,
-                              const Shape& input_shape,
-                              const Shape& grad_output_shape, DType dtype,
-                              IndexType index_type, Plan* plan,
-                              std::string* error) {
+Status plan_max_pool_backward(const PoolParams& params, const Shape& input_shape,
+                              const Shape& grad_output_shape, DType dtype, IndexType index_type,
+                              Plan* plan, std::string* error) {
   if (params.kernel.count == 0) {
-    return plan_plain_backward(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims, params.layout, input_shape,
-                               grad_output_shape, dtype, index_type, plan, error);
+    return plan_plain_backward(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims,
+                               params.layout, input_shape, grad_output_shape, dtype, index_type,
+                               plan, error);
   }
   Plan p = internal::new_plan(Op::kMaxPoolBackward, "maxPool#dBackward", params.dims, dtype,
                               index_type, "inputShape");
   p.pool_geometry = true;
   Shape expected;
-  Check c = internal::plan_pool(p.name, params, input_shape, &p.geometry, &expected,
-                                "inputShape");
+  Check c = internal::plan_pool(p.name, params, input_shape, &p.geometry, &expected, "inputShape");
   if (c.ok()) c = internal::check_same_shape(p.name, "gradOutput", grad_output_shape, expected);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
   if (c.ok()) {
@@ -160,14 +155,14 @@ Status plan_max_pool_backward(const PoolParams& params,
 Status plan_adaptive_max_pool_backward(int32_t dims, Layout layout, const Shape& input_shape,
                                        const Shape& grad_output_shape, DType dtype,
                                        IndexType index_type, Plan* plan, std::string* error) {
-  return plan_plain_backward(Op::kAdaptiveMaxPoolBackward, "adaptiveMaxPool#dBackward", dims, layout, input_shape,
-                             grad_output_shape, dtype, index_type, plan, error);
+  return plan_plain_backward(Op::kAdaptiveMaxPoolBackward, "adaptiveMaxPool#dBackward", dims,
+                             layout, input_shape, grad_output_shape, dtype, index_type, plan,
+                             error);
 }
 
 Status plan_fractional_max_pool_backward(int32_t dims, const Shape& input_shape,
                                          const Shape& grad_output_shape, DType dtype,
-                                         IndexType index_type, Plan* plan,
-                                         std::string* error) {
+                                         IndexType index_type, Plan* plan, std::string* error) {
   if (dims != 2 && dims != 3) {
     const internal::OpName op("fractionalMaxPool#dBackward", dims);
     return internal::report(
@@ -175,13 +170,13 @@ Status plan_fractional_max_pool_backward(int32_t dims, const Shape& input_shape,
                        internal::Message() << op.c_str() << ": dims=" << dims << " must be 2 or 3"),
         error);
   }
-  return plan_plain_backward(Op::kFractionalMaxPoolBackward, "fractionalMaxPool#dBackward", dims, Layout::kChannelsFirst,
-                             input_shape, grad_output_shape, dtype, index_type, plan, error);
+  return plan_plain_backward(Op::kFractionalMaxPoolBackward, "fractionalMaxPool#dBackward", dims,
+                             Layout::kChannelsFirst, input_shape, grad_output_shape, dtype,
+                             index_type, plan, error);
 }
 
-Status run_max_pool_backward(const Plan& plan, PlaneRange planes,
-                             const void* grad_output, const void* indices,
-                             void* grad_input, std::string* error) {
+Status run_max_pool_backward(const Plan& plan, PlaneRange planes, const void* grad_output,
+                             const void* indices, void* grad_input, std::string* error) {
   Geometry g;
   // Every pool's gradient is this scatter-add.
   const Op op = plan.op == Op::kAdaptiveMaxPoolBackward || plan.op == Op::kFractionalMaxPoolBackward
@@ -214,9 +209,8 @@ Status run_max_pool_backward(const Plan& plan, PlaneRange planes,
 }
 
 Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
-                         const Shape& output_shape, DType dtype,
-                         const void* grad_output, IndexType index_type,
-                         const void* indices, void* grad_input,
+                         const Shape& output_shape, DType dtype, const void* grad_output,
+                         IndexType index_type, const void* indices, void* grad_input,
                          std::string* error) {
   Plan plan;
   const Status s =

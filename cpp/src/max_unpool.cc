@@ -18,8 +18,7 @@ namespace {
 // Position of the first index (over all planes of `n` entries each) outside
 // [0, limit), or -1.
 template <typename I>
-int64_t first_bad_index(const I* idx, int64_t planes, int64_t n,
-                        int64_t limit) {
+int64_t first_bad_index(const I* idx, int64_t planes, int64_t n, int64_t limit) {
   for (int64_t p = 0; p < planes; ++p) {
     const I* pi = idx + p * n;
     if (ukernels::config::check_indices<I>(pi, n, limit)) continue;
@@ -44,40 +43,36 @@ Check check_planes(const char* op, const Geometry& g, const I* idx, int32_t dims
 
 }  // namespace
 
-Status max_unpool_shape(const UnpoolParams& params, const Shape& input,
-                        Shape* output, std::string* error) {
+Status max_unpool_shape(const UnpoolParams& params, const Shape& input, Shape* output,
+                        std::string* error) {
   const internal::OpName op("maxUnpool#d", params.dims);
   Geometry g;
   return internal::report(internal::plan_unpool(op.c_str(), params, input, &g, output), error);
 }
 
-Status max_unpool_output_range(const UnpoolParams& params, const Shape& input,
-                               SizeRange* ranges, std::string* error) {
+Status max_unpool_output_range(const UnpoolParams& params, const Shape& input, SizeRange* ranges,
+                               std::string* error) {
   const internal::OpName op("maxUnpool#dOutputRange", params.dims);
   return internal::report(internal::unpool_ranges(op.c_str(), params, input, ranges), error);
 }
 
-Status plan_max_unpool(const UnpoolParams& params, const Shape& input,
-                       DType dtype, IndexType index_type, Plan* plan,
-                       std::string* error) {
-  Plan p = internal::new_plan(Op::kMaxUnpool, "maxUnpool#d", params.dims, dtype, index_type,
-                              "x");
+Status plan_max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
+                       IndexType index_type, Plan* plan, std::string* error) {
+  Plan p = internal::new_plan(Op::kMaxUnpool, "maxUnpool#d", params.dims, dtype, index_type, "x");
   Check c = internal::plan_unpool(p.name, params, input, &p.geometry, &p.output);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
   if (c.ok()) *plan = p;
   return internal::report(c, error);
 }
 
-Status plan_max_unpool_backward(int32_t dims, Layout layout,
-                                const Shape& grad_output_shape,
-                                const Shape& indices_shape, DType dtype,
-                                IndexType index_type, Plan* plan,
-                                std::string* error) {
+Status plan_max_unpool_backward(int32_t dims, Layout layout, const Shape& grad_output_shape,
+                                const Shape& indices_shape, DType dtype, IndexType index_type,
+                                Plan* plan, std::string* error) {
   Plan p = internal::new_plan(Op::kMaxUnpoolBackward, "maxUnpool#dBackward", dims, dtype,
                               index_type, "indices");
   // in: the pooled (indices) plane, out: the unpooled plane
-  Check c = internal::plan_plain(p.name, dims, layout, indices_shape, grad_output_shape,
-                                 "indices", "gradOutput", &p.geometry);
+  Check c = internal::plan_plain(p.name, dims, layout, indices_shape, grad_output_shape, "indices",
+                                 "gradOutput", &p.geometry);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
   if (c.ok()) {
     p.output = indices_shape;
@@ -92,9 +87,9 @@ Status check_indices(const Plan& plan, const void* indices, std::string* error) 
   }
   if (plan.op != Op::kMaxUnpool && plan.op != Op::kMaxUnpoolBackward) {
     return internal::report(
-        internal::fail(Status::kInvalidArgument,
-                       internal::Message() << plan.name << ": a plan of " << op_name(plan.op)
-                                           << " has no indices to check"),
+        internal::fail(Status::kInvalidArgument, internal::Message() << plan.name << ": a plan of "
+                                                                     << op_name(plan.op)
+                                                                     << " has no indices to check"),
         error);
   }
   Check c;
@@ -105,8 +100,8 @@ Status check_indices(const Plan& plan, const void* indices, std::string* error) 
   return internal::report(c, error);
 }
 
-Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x,
-                      const void* indices, void* y, std::string* error) {
+Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x, const void* indices,
+                      void* y, std::string* error) {
   Geometry g;
   Check c = internal::start_run(plan, Op::kMaxUnpool, planes, &g);
   if (!c.ok()) return internal::report(c, error);
@@ -135,9 +130,8 @@ Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x,
   return internal::report(c, error);
 }
 
-Status run_max_unpool_backward(const Plan& plan, PlaneRange planes,
-                               const void* grad_output, const void* indices,
-                               void* grad_input, std::string* error) {
+Status run_max_unpool_backward(const Plan& plan, PlaneRange planes, const void* grad_output,
+                               const void* indices, void* grad_input, std::string* error) {
   Geometry g;  // in: the pooled (indices) plane, out: the unpooled plane
   Check c = internal::start_run(plan, Op::kMaxUnpoolBackward, planes, &g);
   if (!c.ok()) return internal::report(c, error);
@@ -161,35 +155,30 @@ Status run_max_unpool_backward(const Plan& plan, PlaneRange planes,
   return internal::report(c, error);
 }
 
-Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
-                  const void* x, IndexType index_type, const void* indices,
-                  void* y, std::string* error) {
+Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype, const void* x,
+                  IndexType index_type, const void* indices, void* y, std::string* error) {
   Plan plan;
   const Status s = plan_max_unpool(params, input, dtype, index_type, &plan, error);
   return s != Status::kOk ? s : run_max_unpool(plan, PlaneRange{}, x, indices, y, error);
 }
 
-Status max_unpool_check(const UnpoolParams& params, const Shape& input,
-                        IndexType index_type, const void* indices,
-                        std::string* error) {
+Status max_unpool_check(const UnpoolParams& params, const Shape& input, IndexType index_type,
+                        const void* indices, std::string* error) {
   Plan plan;
   const Status s = plan_max_unpool(params, input, DType::kFloat32, index_type, &plan, error);
   return s != Status::kOk ? s : check_indices(plan, indices, error);
 }
 
-Status max_unpool_backward(int32_t dims, Layout layout,
-                           const Shape& grad_output_shape,
-                           const Shape& indices_shape, DType dtype,
-                           const void* grad_output, IndexType index_type,
-                           const void* indices, void* grad_input,
+Status max_unpool_backward(int32_t dims, Layout layout, const Shape& grad_output_shape,
+                           const Shape& indices_shape, DType dtype, const void* grad_output,
+                           IndexType index_type, const void* indices, void* grad_input,
                            std::string* error) {
   Plan plan;
   const Status s = plan_max_unpool_backward(dims, layout, grad_output_shape, indices_shape, dtype,
                                             index_type, &plan, error);
   return s != Status::kOk
              ? s
-             : run_max_unpool_backward(plan, PlaneRange{}, grad_output, indices, grad_input,
-                                       error);
+             : run_max_unpool_backward(plan, PlaneRange{}, grad_output, indices, grad_input, error);
 }
 
 }  // namespace unpool

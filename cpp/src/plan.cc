@@ -65,8 +65,8 @@ int64_t numel(const Shape& shape) {
 
 namespace internal {
 
-Plan new_plan(Op op, const char* base, int32_t dims, DType dtype,
-              IndexType index_type, const char* planes_of) {
+Plan new_plan(Op op, const char* base, int32_t dims, DType dtype, IndexType index_type,
+              const char* planes_of) {
   Plan p;
   p.op = op;
   p.dims = dims;
@@ -82,9 +82,9 @@ Plan new_plan(Op op, const char* base, int32_t dims, DType dtype,
 
 Check start_run(const Plan& plan, Op op, const PlaneRange& planes, Geometry* g) {
   if (plan.op != op) {
-    return fail(Status::kInvalidArgument, Message() << plan.name << ": a plan of "
-                                                    << op_name(plan.op) << " cannot run as "
-                                                    << op_name(op));
+    return fail(Status::kInvalidArgument, Message()
+                                              << plan.name << ": a plan of " << op_name(plan.op)
+                                              << " cannot run as " << op_name(op));
   }
   *g = plan.geometry;
   return select_planes(plan.name, planes, plan.planes_of, g);

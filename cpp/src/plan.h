@@ -10,8 +10,8 @@ namespace internal {
 
 // A fresh plan of `op` named `base` ("maxPool#d", see OpName) for `dims`
 // spatial dims; `planes_of` names the tensor a run's PlaneRange counts.
-Plan new_plan(Op op, const char* base, int32_t dims, DType dtype,
-              IndexType index_type, const char* planes_of);
+Plan new_plan(Op op, const char* base, int32_t dims, DType dtype, IndexType index_type,
+              const char* planes_of);
 
 // Checks that `plan` is a plan of `op` and that `planes` is a range of its
 // planes; `g` receives the plan's geometry narrowed to them.

@@ -22,9 +22,8 @@ void pool_rows(const Geometry& g, const T* x, T* y, I* idx, Kernel kernel) {
   const int64_t H = g.in[1], W = g.in[2];
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   // A window has at most min(k, in) valid positions per dim.
-  std::vector<int64_t> rows(static_cast<size_t>(
-      (g.kernel[0] < g.in[0] ? g.kernel[0] : g.in[0]) *
-      (g.kernel[1] < g.in[1] ? g.kernel[1] : g.in[1])));
+  std::vector<int64_t> rows(static_cast<size_t>((g.kernel[0] < g.in[0] ? g.kernel[0] : g.in[0]) *
+                                                (g.kernel[1] < g.in[1] ? g.kernel[1] : g.in[1])));
   ukernels::ArgmaxRow r{};
   r.rows = rows.data();
   r.width = W;

@@ -3,9 +3,8 @@
 // inputs are copied into a buffer that stays in L2 cache, the core runs on
 // those planes only (runPlan with a plane range) and their results are
 // copied out while still in cache. Copying whole tensors in, running once
-// and copying out would move every byte through memory three times;
-// streamed, pool and unpool of 1x64x112x112 run 1.25-1.6x faster
-// (bench/RESULTS.md).
+// and copying out would move every byte through memory three times
+// (bench/RESULTS.md has the measurements).
 import { DType, DTYPES, TensorData } from './dtypes.js';
 import type { Call, Output } from './call.js';
 import { HeapBlock, Runtime } from './heap.js';
@@ -31,8 +30,8 @@ const allocUnsafeSlow = (globalThis as { Buffer?: { allocUnsafeSlow?: unknown } 
 /**
  * A fresh array of `n` elements for a result that the call writes whole
  * before returning it (it is dropped if the call throws). In Node its memory
- * is not zeroed first: ~1.5x faster for a multi-MB result (glibc's calloc
- * clears recycled memory). Its buffer is its own, of exactly its size.
+ * is not zeroed first: a multi-MB result would otherwise be written twice
+ * (glibc's calloc clears recycled memory). Its buffer is its own, of exactly its size.
  */
 function freshArray(dtype: DType, n: number): TensorData {
   const type = DTYPES[dtype];

@@ -32,8 +32,8 @@ struct Outcome {
   Shape output;
 };
 
-Outcome plan(const AdaptivePoolParams& p, std::vector<int64_t> shape,
-             DType t = DType::kFloat32, IndexType it = IndexType::kInt64) {
+Outcome plan(const AdaptivePoolParams& p, std::vector<int64_t> shape, DType t = DType::kFloat32,
+             IndexType it = IndexType::kInt64) {
   Plan plan;
   Outcome o{Status::kOk, "", {}};
   o.status = unpool::plan_adaptive_max_pool(p, make_shape(shape), t, it, &plan, &o.message);
@@ -128,11 +128,13 @@ TEST(AdaptiveErrors, KeepFlags) {
   std::string err;
   ASSERT_EQ(unpool::plan_adaptive_max_pool(p, make_shape({2, 2, 3}), DType::kFloat32,
                                            IndexType::kInt32, &pl, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   Values x(DType::kFloat32, seeded_values(12, 5)), y(DType::kFloat32, 12);
   Indices idx(IndexType::kInt32, 12);
   ASSERT_EQ(unpool::run_adaptive_max_pool(pl, {}, x.data(), y.data(), idx.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   EXPECT_EQ(diff_values(y, read_values(x)), "");
   EXPECT_EQ(diff_indices(idx, {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}), "");
 }
@@ -157,15 +159,15 @@ TEST(AdaptiveErrors, RanksDimsLayoutsAndTypes) {
                "adaptiveMaxPool2d: layout=2 is not channels-first (0) or channels-last (1)");
   expect_error(plan(adaptive(2, size_scalar(2)), {1, 4, 4}, static_cast<DType>(2)),
                Status::kInvalidArgument, "adaptiveMaxPool2d: dtype=2 is not float32 or float64");
-  expect_error(plan(adaptive(2, size_scalar(2)), {1, 4, 4}, DType::kFloat64,
-                    static_cast<IndexType>(-1)),
-               Status::kInvalidArgument, "adaptiveMaxPool2d: indexType=-1 is not int32 or int64");
+  expect_error(
+      plan(adaptive(2, size_scalar(2)), {1, 4, 4}, DType::kFloat64, static_cast<IndexType>(-1)),
+      Status::kInvalidArgument, "adaptiveMaxPool2d: indexType=-1 is not int32 or int64");
   // A plane of 2^32 + 65536 elements needs int64 indices.
-  expect_error(plan(adaptive(2, size_scalar(2)), {1, 65536, 65537}, DType::kFloat32,
-                    IndexType::kInt32),
-               Status::kTooLarge,
-               "adaptiveMaxPool2d: indexType int32 cannot hold offsets up to 4295032831; use "
-               "int64");
+  expect_error(
+      plan(adaptive(2, size_scalar(2)), {1, 65536, 65537}, DType::kFloat32, IndexType::kInt32),
+      Status::kTooLarge,
+      "adaptiveMaxPool2d: indexType int32 cannot hold offsets up to 4295032831; use "
+      "int64");
 }
 
 TEST(AdaptiveErrors, EmptyAndHugeDims) {
@@ -189,7 +191,8 @@ TEST(AdaptiveErrors, EmptyAndHugeDims) {
   std::string err;
   ASSERT_EQ(unpool::plan_adaptive_max_pool(adaptive(2, size_list({3, 2})), make_shape({0, 2, 5, 5}),
                                            DType::kFloat32, IndexType::kInt32, &p, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   EXPECT_EQ(shape_vec(p.output), (std::vector<int64_t>{0, 2, 3, 2}));
   Values y(DType::kFloat32, 0);
   Indices idx(IndexType::kInt32, 0);
@@ -204,18 +207,20 @@ TEST(AdaptiveErrors, PlansOfOtherOpsAndBadRanges) {
   std::string err;
   ASSERT_EQ(unpool::plan_adaptive_max_pool(adaptive(2, size_scalar(3)), make_shape({2, 3, 5, 5}),
                                            DType::kFloat32, IndexType::kInt32, &ap, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   unpool::PoolParams pp;
   pp.dims = 2;
   pp.kernel = size_scalar(2);
-  ASSERT_EQ(unpool::plan_max_pool(pp, make_shape({2, 3, 4, 4}), DType::kFloat32,
-                                  IndexType::kInt32, &mp, &err),
-            Status::kOk) << err;
-  ASSERT_EQ(unpool::plan_adaptive_max_pool_backward(2, Layout::kChannelsFirst,
-                                                    make_shape({2, 3, 5, 5}),
-                                                    make_shape({2, 3, 3, 3}), DType::kFloat32,
-                                                    IndexType::kInt32, &bp, &err),
-            Status::kOk) << err;
+  ASSERT_EQ(unpool::plan_max_pool(pp, make_shape({2, 3, 4, 4}), DType::kFloat32, IndexType::kInt32,
+                                  &mp, &err),
+            Status::kOk)
+      << err;
+  ASSERT_EQ(unpool::plan_adaptive_max_pool_backward(
+                2, Layout::kChannelsFirst, make_shape({2, 3, 5, 5}), make_shape({2, 3, 3, 3}),
+                DType::kFloat32, IndexType::kInt32, &bp, &err),
+            Status::kOk)
+      << err;
   EXPECT_EQ(unpool::run_adaptive_max_pool(mp, {}, nullptr, nullptr, nullptr, &err),
             Status::kInvalidArgument);
   EXPECT_EQ(err, "maxPool2d: a plan of maxPool cannot run as adaptiveMaxPool");
@@ -227,8 +232,9 @@ TEST(AdaptiveErrors, PlansOfOtherOpsAndBadRanges) {
   EXPECT_EQ(err, "adaptiveMaxPool2d: a plan of adaptiveMaxPool cannot run as fractionalMaxPool");
   EXPECT_EQ(unpool::run_adaptive_max_pool(bp, {}, nullptr, nullptr, nullptr, &err),
             Status::kInvalidArgument);
-  EXPECT_EQ(err,
-            "adaptiveMaxPool2dBackward: a plan of adaptiveMaxPoolBackward cannot run as adaptiveMaxPool");
+  EXPECT_EQ(
+      err,
+      "adaptiveMaxPool2dBackward: a plan of adaptiveMaxPoolBackward cannot run as adaptiveMaxPool");
   EXPECT_EQ(unpool::check_indices(ap, nullptr, &err), Status::kInvalidArgument);
   EXPECT_EQ(err, "adaptiveMaxPool2d: a plan of adaptiveMaxPool has no indices to check");
   EXPECT_EQ(unpool::run_adaptive_max_pool(ap, {5, 7}, nullptr, nullptr, nullptr, &err),
@@ -242,7 +248,8 @@ TEST(AdaptiveErrors, PlansOfOtherOpsAndBadRanges) {
     ASSERT_EQ(unpool::plan_adaptive_max_pool(adaptive(2, size_scalar(out), Layout::kChannelsLast),
                                              make_shape({2, 6, 6, 3}), DType::kFloat32,
                                              IndexType::kInt32, &ap, &err),
-              Status::kOk) << err;
+              Status::kOk)
+        << err;
     EXPECT_EQ(unpool::run_adaptive_max_pool(ap, {0, 3}, nullptr, nullptr, nullptr, &err),
               Status::kInvalidArgument);
     EXPECT_EQ(err, "adaptiveMaxPool2d: planes [0, 3) needs the channels-first layout");
@@ -257,7 +264,8 @@ TEST(AdaptiveErrors, BackwardIndexOutsideThePlaneWritesNothing) {
   ASSERT_EQ(unpool::plan_adaptive_max_pool_backward(2, Layout::kChannelsFirst,
                                                     make_shape({2, 4, 4}), make_shape({2, 2, 3}),
                                                     DType::kFloat64, IndexType::kInt64, &p, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   Values go(DType::kFloat64, 12, 1.0);
   for (int64_t bad : {int64_t{16}, int64_t{-1}, INT64_MAX}) {
     Indices idx(IndexType::kInt64, {0, 1, 2, 3, 4, 5, 15, 14, 13, 12, 11, bad});
@@ -272,33 +280,35 @@ TEST(AdaptiveErrors, BackwardIndexOutsideThePlaneWritesNothing) {
   ASSERT_EQ(unpool::plan_adaptive_max_pool_backward(1, Layout::kChannelsLast, make_shape({5, 2}),
                                                     make_shape({2, 2}), DType::kFloat32,
                                                     IndexType::kInt32, &p, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   Values go32(DType::kFloat32, 4, 1.0), gi32(DType::kFloat32, 10, -2.0);
   Indices idx32(IndexType::kInt32, {0, 1, 5, 4});
   EXPECT_EQ(unpool::run_max_pool_backward(p, {}, go32.data(), idx32.data(), gi32.data(), &err),
             Status::kInvalidIndex);
-  EXPECT_EQ(err, "adaptiveMaxPool1dBackward: indices[2]=5 is out of range for input plane 5 "
-                 "(5 elements)");
+  EXPECT_EQ(err,
+            "adaptiveMaxPool1dBackward: indices[2]=5 is out of range for input plane 5 "
+            "(5 elements)");
   EXPECT_EQ(diff_values(gi32, std::vector<double>(10, -2.0)), "");
 }
 
 TEST(AdaptiveErrors, BackwardShapes) {
   Plan p;
   std::string err;
-  EXPECT_EQ(unpool::plan_adaptive_max_pool_backward(2, Layout::kChannelsFirst,
-                                                    make_shape({1, 2, 4, 4}),
-                                                    make_shape({1, 3, 2, 2}), DType::kFloat32,
-                                                    IndexType::kInt32, &p, &err),
+  EXPECT_EQ(unpool::plan_adaptive_max_pool_backward(
+                2, Layout::kChannelsFirst, make_shape({1, 2, 4, 4}), make_shape({1, 3, 2, 2}),
+                DType::kFloat32, IndexType::kInt32, &p, &err),
             Status::kInvalidShape);
-  EXPECT_EQ(err, "adaptiveMaxPool2dBackward: inputShape [1, 2, 4, 4] and gradOutput [1, 3, 2, 2] "
-                 "must have the same rank and the same N and C");
+  EXPECT_EQ(err,
+            "adaptiveMaxPool2dBackward: inputShape [1, 2, 4, 4] and gradOutput [1, 3, 2, 2] "
+            "must have the same rank and the same N and C");
   EXPECT_EQ(unpool::plan_adaptive_max_pool_backward(2, Layout::kChannelsFirst,
-                                                    make_shape({2, 4, 4}),
-                                                    make_shape({1, 2, 2, 2}), DType::kFloat32,
-                                                    IndexType::kInt32, &p, &err),
+                                                    make_shape({2, 4, 4}), make_shape({1, 2, 2, 2}),
+                                                    DType::kFloat32, IndexType::kInt32, &p, &err),
             Status::kInvalidShape);
-  EXPECT_EQ(err, "adaptiveMaxPool2dBackward: inputShape [2, 4, 4] and gradOutput [1, 2, 2, 2] "
-                 "must have the same rank and the same N and C");
+  EXPECT_EQ(err,
+            "adaptiveMaxPool2dBackward: inputShape [2, 4, 4] and gradOutput [1, 2, 2, 2] "
+            "must have the same rank and the same N and C");
   EXPECT_EQ(unpool::plan_adaptive_max_pool_backward(4, Layout::kChannelsFirst,
                                                     make_shape({2, 4, 4}), make_shape({2, 2, 2}),
                                                     DType::kFloat32, IndexType::kInt32, &p, &err),
@@ -308,8 +318,9 @@ TEST(AdaptiveErrors, BackwardShapes) {
                                                     make_shape({2, 2}), DType::kFloat32,
                                                     IndexType::kInt32, &p, &err),
             Status::kInvalidShape);
-  EXPECT_EQ(err, "adaptiveMaxPool1dBackward: inputShape=[2, 0] has an empty dimension 1 (only "
-                 "the batch dimension may be 0)");
+  EXPECT_EQ(err,
+            "adaptiveMaxPool1dBackward: inputShape=[2, 0] has an empty dimension 1 (only "
+            "the batch dimension may be 0)");
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ std::vector<Case> all_cases() {
   for (int dims = 1; dims <= 3; ++dims) {
     for (bool batched : {false, true}) {
       for (DType t : {DType::kFloat32, DType::kFloat64}) {
-        for (IndexType it : {IndexType::kInt32, IndexType::kInt64}) v.push_back({dims, batched, t, it});
+        for (IndexType it : {IndexType::kInt32, IndexType::kInt64})
+          v.push_back({dims, batched, t, it});
       }
     }
   }
@@ -48,7 +49,7 @@ std::vector<Case> all_cases() {
 }
 
 // (in, out) per dim: smaller, equal and larger outputs, dividing and not.
-const int64_t kPairs[][2] = {{1, 1}, {7, 3}, {8, 4}, {5, 5}, {4, 9}, {12, 5},
+const int64_t kPairs[][2] = {{1, 1}, {7, 3}, {8, 4}, {5, 5},  {4, 9}, {12, 5},
                              {6, 1}, {3, 7}, {9, 3}, {10, 4}, {2, 2}, {11, 11}};
 constexpr int kNumPairs = sizeof(kPairs) / sizeof(kPairs[0]);
 
@@ -144,8 +145,8 @@ void forward_case(const Case& c) {
 
     // Channels first, the whole tensor.
     Shape out;
-    const Result got = run(params(c.dims, p.out_size, Layout::kChannelsFirst), p.in, c, x, {},
-                           n_out, &out);
+    const Result got =
+        run(params(c.dims, p.out_size, Layout::kChannelsFirst), p.in, c, x, {}, n_out, &out);
     std::vector<int64_t> want_shape = shape_vec(p.in);
     for (int i = 0; i < c.dims; ++i) want_shape[want_shape.size() - c.dims + i] = p.out_size[i];
     EXPECT_EQ(shape_vec(out), want_shape);
@@ -158,13 +159,15 @@ void forward_case(const Case& c) {
       unpool::PoolParams pp;
       pp.dims = c.dims;
       std::vector<int64_t> k_size;
-      for (int i = 0; i < c.dims; ++i) k_size.push_back(p.sp_in[3 - c.dims + i] / p.sp_out[3 - c.dims + i]);
+      for (int i = 0; i < c.dims; ++i)
+        k_size.push_back(p.sp_in[3 - c.dims + i] / p.sp_out[3 - c.dims + i]);
       pp.kernel = size_list(k_size);
       Values xv(c.dtype, x), y(c.dtype, n_out);
       Indices idx(c.itype, n_out);
       std::string err;
       ASSERT_EQ(unpool::max_pool(pp, p.in, c.dtype, xv.data(), y.data(), c.itype, idx.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       expect_same(c.dtype, read_values(y), got.y, "max_pool's output");
       ASSERT_EQ(read_indices(idx), got.idx);
       // And channels last, against adaptive channels last below.
@@ -174,19 +177,20 @@ void forward_case(const Case& c) {
       Indices il(c.itype, n_out);
       ASSERT_EQ(unpool::max_pool(pp, channels_last_shape(p.in, c.dims), c.dtype, xl.data(),
                                  yl.data(), c.itype, il.data(), &err),
-                Status::kOk) << err;
-      const Result cl = run(params(c.dims, p.out_size, Layout::kChannelsLast),
-                            channels_last_shape(p.in, c.dims), c,
-                            to_channels_last(x, b, p.channels, in_plane), {}, n_out);
+                Status::kOk)
+          << err;
+      const Result cl =
+          run(params(c.dims, p.out_size, Layout::kChannelsLast), channels_last_shape(p.in, c.dims),
+              c, to_channels_last(x, b, p.channels, in_plane), {}, n_out);
       expect_same(c.dtype, read_values(yl), cl.y, "channels-last max_pool's output");
       ASSERT_EQ(read_indices(il), cl.idx);
     }
 
     // Channels last: the same results, transposed.
     const int64_t batch = p.planes / p.channels;
-    const Result cl = run(params(c.dims, p.out_size, Layout::kChannelsLast),
-                          channels_last_shape(p.in, c.dims), c,
-                          to_channels_last(x, batch, p.channels, in_plane), {}, n_out);
+    const Result cl =
+        run(params(c.dims, p.out_size, Layout::kChannelsLast), channels_last_shape(p.in, c.dims), c,
+            to_channels_last(x, batch, p.channels, in_plane), {}, n_out);
     expect_same(c.dtype, to_channels_first(cl.y, batch, p.channels, out_plane), want.y,
                 "channels-last output");
     ASSERT_EQ(to_channels_first(cl.idx, batch, p.channels, out_plane), want.idx);
@@ -221,7 +225,8 @@ void backward_case(const Case& c) {
     else reference<double>(p, x, &fwd);
     // Gradients with fractions, so that the order of the adds shows in float32.
     std::vector<double> go(n_out);
-    for (size_t i = 0; i < n_out; ++i) go[i] = 1.0 / static_cast<double>(i % 7 + 3) + static_cast<double>(i % 5);
+    for (size_t i = 0; i < n_out; ++i)
+      go[i] = 1.0 / static_cast<double>(i % 7 + 3) + static_cast<double>(i % 5);
     RefGeom g;
     g.planes = p.planes;
     for (int i = 0; i < 3; ++i) {
@@ -229,7 +234,8 @@ void backward_case(const Case& c) {
       g.out[i] = p.sp_out[i];
     }
     std::vector<double> want;
-    if (c.dtype == DType::kFloat32) want = as_doubles(ref_pool_backward(g, as_type<float>(go), fwd.idx));
+    if (c.dtype == DType::kFloat32)
+      want = as_doubles(ref_pool_backward(g, as_type<float>(go), fwd.idx));
     else want = as_doubles(ref_pool_backward(g, go, fwd.idx));
     Shape out_shape = p.in;
     for (int i = 0; i < c.dims; ++i) out_shape.dims[out_shape.rank - c.dims + i] = p.out_size[i];
@@ -243,12 +249,14 @@ void backward_case(const Case& c) {
                     c.dims, layout, cl ? channels_last_shape(p.in, c.dims) : p.in,
                     cl ? channels_last_shape(out_shape, c.dims) : out_shape, c.dtype, c.itype,
                     &plan, &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       Values gov(c.dtype, cl ? to_channels_last(go, batch, p.channels, out_plane) : go),
           gi(c.dtype, n_in, 7.0);
       Indices idx(c.itype, cl ? to_channels_last(fwd.idx, batch, p.channels, out_plane) : fwd.idx);
       ASSERT_EQ(unpool::run_max_pool_backward(plan, {}, gov.data(), idx.data(), gi.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       EXPECT_TRUE(gi.guards_intact());
       const std::vector<double> got = read_values(gi);
       expect_same(c.dtype, cl ? to_channels_first(got, batch, p.channels, in_plane) : got, want,
@@ -259,8 +267,10 @@ void backward_case(const Case& c) {
         Values gr(c.dtype, part(go, b * out_plane, (e - b) * out_plane)),
             gir(c.dtype, static_cast<size_t>((e - b) * in_plane), 7.0);
         Indices ir(c.itype, part(fwd.idx, b * out_plane, (e - b) * out_plane));
-        ASSERT_EQ(unpool::run_max_pool_backward(plan, {b, e}, gr.data(), ir.data(), gir.data(), &err),
-                  Status::kOk) << err;
+        ASSERT_EQ(
+            unpool::run_max_pool_backward(plan, {b, e}, gr.data(), ir.data(), gir.data(), &err),
+            Status::kOk)
+            << err;
         EXPECT_TRUE(gir.guards_intact());
         expect_same(c.dtype, read_values(gir), part(want, b * in_plane, (e - b) * in_plane),
                     "grad_input range");
@@ -294,14 +304,14 @@ TEST(Adaptive, FirstMaximumLastNanAndMinusInfinityWindows) {
                inf = std::numeric_limits<double>::infinity();
   const Case c{1, false, DType::kFloat64, IndexType::kInt64};
   const Result r = run(params(1, {3}, Layout::kChannelsFirst), make_shape({3, 7}), c,
-                       {2, 5, 5, 1, 5, 0, 0,            // ties: the first 5 of each window
-                        nan, 1, nan, 3, nan, 9, nan,    // the last NaN of each window
+                       {2,    5,    5,    1,    5,    0,    0,  // ties: the first 5 of each window
+                        nan,  1,    nan,  3,    nan,  9,    nan,  // the last NaN of each window
                         -inf, -inf, -inf, -inf, -inf, -inf, -inf},
                        {}, 9);
   expect_same(DType::kFloat64, r.y, {5, 5, 5, nan, nan, nan, -inf, -inf, -inf}, "output");
   EXPECT_EQ(r.idx, (std::vector<int64_t>{1, 2, 4, 2, 4, 6, 0, 2, 4}));
-  const Result up = run(params(1, {5}, Layout::kChannelsFirst), make_shape({1, 2}), c, {-0.0, 0.0},
-                        {}, 5);
+  const Result up =
+      run(params(1, {5}, Layout::kChannelsFirst), make_shape({1, 2}), c, {-0.0, 0.0}, {}, 5);
   // [0, 1), [0, 1), [0, 2), [1, 2), [1, 2): -0 and +0 tie, the first stays.
   expect_same(DType::kFloat64, up.y, {-0.0, -0.0, -0.0, 0.0, 0.0}, "upsampled");
   EXPECT_EQ(up.idx, (std::vector<int64_t>{0, 0, 0, 1, 1}));

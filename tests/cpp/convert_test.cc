@@ -20,8 +20,8 @@ using unpool::Status;
 
 struct Pooled {
   std::vector<int64_t> in_shape, out_shape;  // channels-first
-  std::vector<double> x, y;                  // x distinct values
-  std::vector<int64_t> idx;                  // PyTorch indices, NC...
+  std::vector<double> x, y;  // x distinct values
+  std::vector<int64_t> idx;  // PyTorch indices, NC...
 };
 
 Pooled pool_distinct(int dims, std::vector<int64_t> in_shape, unsigned seed) {
@@ -43,7 +43,8 @@ Pooled pool_distinct(int dims, std::vector<int64_t> in_shape, unsigned seed) {
   Values xv(DType::kFloat64, r.x), y(DType::kFloat64, count(out));
   Indices idx(IndexType::kInt64, count(out));
   EXPECT_EQ(unpool::max_pool(p, in, DType::kFloat64, xv.data(), y.data(), IndexType::kInt64,
-                             idx.data(), &err), Status::kOk);
+                             idx.data(), &err),
+            Status::kOk);
   for (size_t i = 0; i < count(out); ++i) {
     r.y.push_back(y.get(i));
     r.idx.push_back(idx.get(i));
@@ -75,9 +76,9 @@ std::vector<int64_t> convert(int dims, Layout layout, const std::vector<int64_t>
                              Status want = Status::kOk, std::string* err_out = nullptr) {
   Indices s(IndexType::kInt64, src), d(IndexType::kInt32, src.size());
   std::string err;
-  const Status st = unpool::convert_indices(dims, layout, make_shape(in), make_shape(ishape), from,
-                                            IndexType::kInt64, s.data(), to, IndexType::kInt32,
-                                            d.data(), &err);
+  const Status st =
+      unpool::convert_indices(dims, layout, make_shape(in), make_shape(ishape), from,
+                              IndexType::kInt64, s.data(), to, IndexType::kInt32, d.data(), &err);
   EXPECT_EQ(st, want) << err;
   if (err_out) *err_out = err;
   std::vector<int64_t> r;
@@ -95,7 +96,8 @@ TEST(Convert, OnnxIndexAddressesTheWholeTensor) {
                               IndexFormat::kPyTorch, p.idx, IndexFormat::kOnnx);
     for (size_t e = 0; e < onnx.size(); ++e) ASSERT_EQ(p.x[onnx[e]], p.y[e]) << dims << "d " << e;
     EXPECT_EQ(convert(dims, Layout::kChannelsFirst, p.in_shape, p.out_shape, IndexFormat::kOnnx,
-                      onnx, IndexFormat::kPyTorch), p.idx);
+                      onnx, IndexFormat::kPyTorch),
+              p.idx);
   }
 }
 
@@ -110,7 +112,8 @@ TEST(Convert, OnnxColumnMajorAddressesColumnMajorPlanes) {
                             IndexFormat::kPyTorch, p.idx, IndexFormat::kOnnxColumnMajor);
   for (size_t e = 0; e < onnx.size(); ++e) ASSERT_EQ(col[onnx[e]], p.y[e]) << e;
   EXPECT_EQ(convert(2, Layout::kChannelsFirst, p.in_shape, p.out_shape,
-                    IndexFormat::kOnnxColumnMajor, onnx, IndexFormat::kPyTorch), p.idx);
+                    IndexFormat::kOnnxColumnMajor, onnx, IndexFormat::kPyTorch),
+            p.idx);
 }
 
 TEST(Convert, TensorFlowIndexAddressesNhwc) {
@@ -130,11 +133,13 @@ TEST(Convert, TensorFlowIndexAddressesNhwc) {
     ASSERT_EQ(x_nhwc[static_cast<int64_t>(e) / per_image * image + tf[e]], y_nhwc[e]) << e;
   }
   EXPECT_EQ(convert(2, Layout::kChannelsLast, last_in, last_out, IndexFormat::kTensorFlow, tf,
-                    IndexFormat::kPyTorch), idx_nhwc);
-  EXPECT_EQ(convert(2, Layout::kChannelsLast, last_in, last_out,
-                    IndexFormat::kTensorFlowWithBatch, tfb, IndexFormat::kOnnx),
+                    IndexFormat::kPyTorch),
+            idx_nhwc);
+  EXPECT_EQ(convert(2, Layout::kChannelsLast, last_in, last_out, IndexFormat::kTensorFlowWithBatch,
+                    tfb, IndexFormat::kOnnx),
             to_last(convert(2, Layout::kChannelsFirst, p.in_shape, p.out_shape,
-                            IndexFormat::kPyTorch, p.idx, IndexFormat::kOnnx), p.out_shape));
+                            IndexFormat::kPyTorch, p.idx, IndexFormat::kOnnx),
+                    p.out_shape));
 }
 
 TEST(Convert, RejectsAnIndexOfAnotherPlaneAndWritesNothing) {
@@ -145,8 +150,9 @@ TEST(Convert, RejectsAnIndexOfAnotherPlaneAndWritesNothing) {
   std::string err;
   const auto out = convert(2, Layout::kChannelsFirst, p.in_shape, p.out_shape, IndexFormat::kOnnx,
                            onnx, IndexFormat::kPyTorch, Status::kInvalidIndex, &err);
-  EXPECT_EQ(err, "convertIndices: indices[1]=20 is not a onnx index into its own plane (n=0, "
-                 "c=0) of input [1, 2, 4, 4] (16 elements per plane)");
+  EXPECT_EQ(err,
+            "convertIndices: indices[1]=20 is not a onnx index into its own plane (n=0, "
+            "c=0) of input [1, 2, 4, 4] (16 elements per plane)");
   EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](int64_t v) { return v == 0x5a5a5a5a; }));
   // PyTorch's index of a window wholly in padding lies outside the plane.
   convert(2, Layout::kChannelsFirst, {1, 1, 2, 2}, {1, 1, 1, 1}, IndexFormat::kPyTorch, {6},
@@ -159,11 +165,13 @@ TEST(Convert, Int32TargetMustHoldTheLargestIndex) {
   EXPECT_EQ(unpool::convert_indices(2, Layout::kChannelsFirst, make_shape({0, 4096, 1024, 1024}),
                                     make_shape({0, 4096, 512, 512}), IndexFormat::kPyTorch,
                                     IndexType::kInt64, s.data(), IndexFormat::kOnnx,
-                                    IndexType::kInt32, d.data(), &err), Status::kOk);
+                                    IndexType::kInt32, d.data(), &err),
+            Status::kOk);
   EXPECT_EQ(unpool::convert_indices(2, Layout::kChannelsFirst, make_shape({1, 4096, 1024, 1024}),
                                     make_shape({1, 4096, 512, 512}), IndexFormat::kPyTorch,
                                     IndexType::kInt64, s.data(), IndexFormat::kOnnx,
-                                    IndexType::kInt32, d.data(), &err), Status::kTooLarge);
+                                    IndexType::kInt32, d.data(), &err),
+            Status::kTooLarge);
 }
 
 }  // namespace

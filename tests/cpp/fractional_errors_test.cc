@@ -89,10 +89,12 @@ TEST(FractionalErrors, ExactlyOneOfOutputSizeAndRatio) {
                Status::kInvalidArgument,
                "fractionalMaxPool3d: outputRatio must have 3 entries, got 2");
   expect_error(plan(with_size(2, size_scalar(2), size_list({3, 3, 3})), {1, 8, 8}),
-               Status::kInvalidArgument, "fractionalMaxPool2d: outputSize must have 2 entries, got 3");
+               Status::kInvalidArgument,
+               "fractionalMaxPool2d: outputSize must have 2 entries, got 3");
   // A scalar applies to every dim.
   expect_shape(plan(with_ratio(2, size_scalar(2), {0.5}, false), {3, 8, 6}), {3, 4, 3});
-  expect_shape(plan(with_size(3, size_scalar(1), size_scalar(2)), {2, 1, 4, 5, 6}), {2, 1, 2, 2, 2});
+  expect_shape(plan(with_size(3, size_scalar(1), size_scalar(2)), {2, 1, 4, 5, 6}),
+               {2, 1, 2, 2, 2});
 }
 
 TEST(FractionalErrors, RatiosOutsideZeroOne) {
@@ -114,8 +116,7 @@ TEST(FractionalErrors, RatiosOutsideZeroOne) {
                  b.message);
   }
   expect_error(plan(with_ratio(2, size_scalar(1), {-0.0}, false), {1, 8, 8}),
-               Status::kInvalidArgument,
-               "fractionalMaxPool2d: outputRatio=-0 must be in (0, 1)");
+               Status::kInvalidArgument, "fractionalMaxPool2d: outputRatio=-0 must be in (0, 1)");
   // int(in * ratio) is 0: no output.
   expect_error(plan(with_ratio(2, size_scalar(1), {0.5, 0.5}), {1, 1, 8}), Status::kInvalidShape,
                "fractionalMaxPool2d: outputRatio gives output size 0 in spatial dim 0 (input 1)");
@@ -165,8 +166,7 @@ TEST(FractionalErrors, TheTwoSizeRules) {
                Status::kInvalidShape,
                "fractionalMaxPool3d: output size 3 plus kernelSize 1 - 1 in spatial dim 0 must "
                "be less than the input size 3");
-  expect_error(plan(with_size(2, size_scalar(9), size_scalar(1)), {1, 8, 8}),
-               Status::kInvalidShape,
+  expect_error(plan(with_size(2, size_scalar(9), size_scalar(1)), {1, 8, 8}), Status::kInvalidShape,
                "fractionalMaxPool2d: output size 1 plus kernelSize 9 - 1 in spatial dim 0 must "
                "be at most the input size 8");
 }
@@ -224,7 +224,8 @@ TEST(FractionalErrors, SampleValues) {
     ASSERT_EQ(unpool::plan_fractional_max_pool(with_size(2, size_scalar(2), size_scalar(3)),
                                                make_shape({2, 2, 6, 6}), make_shape({2, 2, 2}), t,
                                                IndexType::kInt32, &pl, &err),
-              Status::kOk) << err;
+              Status::kOk)
+        << err;
     const bool f32 = t == DType::kFloat32;
     const struct {
       double u;
@@ -240,8 +241,8 @@ TEST(FractionalErrors, SampleValues) {
       u[5] = b.u;
       Values x(t, seeded_values(144, 1)), uv(t, u), y(t, 36, 8.0);
       Indices idx(IndexType::kInt32, 36);
-      const Status s = unpool::run_fractional_max_pool(pl, {}, x.data(), uv.data(), y.data(),
-                                                       idx.data(), &err);
+      const Status s =
+          unpool::run_fractional_max_pool(pl, {}, x.data(), uv.data(), y.data(), idx.data(), &err);
       // float32 rounds -1e-300 to -0 and 1 + 2^-52 to 1: both valid there.
       if (f32 && (b.shown == "-0" || b.shown == "1")) {
         EXPECT_EQ(s, Status::kOk) << err;
@@ -256,8 +257,8 @@ TEST(FractionalErrors, SampleValues) {
     // [2, 4) hold samples 4..7.
     Values x(t, seeded_values(72, 1)), uv(t, {0.1, nan, 0.3, 0.4}), y(t, 18, 8.0);
     Indices idx(IndexType::kInt32, 18);
-    EXPECT_EQ(unpool::run_fractional_max_pool(pl, {2, 4}, x.data(), uv.data(), y.data(),
-                                              idx.data(), &err),
+    EXPECT_EQ(unpool::run_fractional_max_pool(pl, {2, 4}, x.data(), uv.data(), y.data(), idx.data(),
+                                              &err),
               Status::kInvalidArgument);
     EXPECT_EQ(err, "fractionalMaxPool2d: randomSamples[5]=nan is outside [0, 1]");
     EXPECT_EQ(diff_values(y, std::vector<double>(18, 8.0)), "");
@@ -270,7 +271,8 @@ TEST(FractionalErrors, PlansOfOtherOpsAndTheBackward) {
   ASSERT_EQ(unpool::plan_fractional_max_pool(with_size(2, size_scalar(2), size_scalar(3)),
                                              make_shape({2, 6, 6}), make_shape({1, 2, 2}),
                                              DType::kFloat32, IndexType::kInt32, &fp, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   EXPECT_EQ(unpool::run_adaptive_max_pool(fp, {}, nullptr, nullptr, nullptr, &err),
             Status::kInvalidArgument);
   EXPECT_EQ(err, "fractionalMaxPool2d: a plan of fractionalMaxPool cannot run as adaptiveMaxPool");
@@ -285,33 +287,37 @@ TEST(FractionalErrors, PlansOfOtherOpsAndTheBackward) {
   a.output_size = size_scalar(2);
   ASSERT_EQ(unpool::plan_adaptive_max_pool(a, make_shape({2, 6, 6}), DType::kFloat32,
                                            IndexType::kInt32, &ap, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   EXPECT_EQ(unpool::run_fractional_max_pool(ap, {}, nullptr, nullptr, nullptr, nullptr, &err),
             Status::kInvalidArgument);
   EXPECT_EQ(err, "adaptiveMaxPool2d: a plan of adaptiveMaxPool cannot run as fractionalMaxPool");
 
   Plan bp;
-  EXPECT_EQ(unpool::plan_fractional_max_pool_backward(1, make_shape({2, 6}), make_shape({2, 3}),
-                                                      DType::kFloat32, IndexType::kInt32, &bp,
-                                                      &err),
-            Status::kInvalidArgument);
+  EXPECT_EQ(
+      unpool::plan_fractional_max_pool_backward(1, make_shape({2, 6}), make_shape({2, 3}),
+                                                DType::kFloat32, IndexType::kInt32, &bp, &err),
+      Status::kInvalidArgument);
   EXPECT_EQ(err, "fractionalMaxPool1dBackward: dims=1 must be 2 or 3");
   EXPECT_EQ(unpool::plan_fractional_max_pool_backward(3, make_shape({2, 6, 6, 6}),
                                                       make_shape({3, 3, 3, 3}), DType::kFloat32,
                                                       IndexType::kInt32, &bp, &err),
             Status::kInvalidShape);
-  EXPECT_EQ(err, "fractionalMaxPool3dBackward: inputShape [2, 6, 6, 6] and gradOutput "
-                 "[3, 3, 3, 3] must have the same rank and the same N and C");
-  ASSERT_EQ(unpool::plan_fractional_max_pool_backward(2, make_shape({2, 3, 3}),
-                                                      make_shape({2, 2, 2}), DType::kFloat64,
-                                                      IndexType::kInt32, &bp, &err),
-            Status::kOk) << err;
+  EXPECT_EQ(err,
+            "fractionalMaxPool3dBackward: inputShape [2, 6, 6, 6] and gradOutput "
+            "[3, 3, 3, 3] must have the same rank and the same N and C");
+  ASSERT_EQ(
+      unpool::plan_fractional_max_pool_backward(2, make_shape({2, 3, 3}), make_shape({2, 2, 2}),
+                                                DType::kFloat64, IndexType::kInt32, &bp, &err),
+      Status::kOk)
+      << err;
   Values go(DType::kFloat64, 8, 1.0), gi(DType::kFloat64, 18, -4.0);
   Indices idx(IndexType::kInt32, {0, 1, 3, 4, 8, 7, 9, 2});
   EXPECT_EQ(unpool::run_max_pool_backward(bp, {}, go.data(), idx.data(), gi.data(), &err),
             Status::kInvalidIndex);
-  EXPECT_EQ(err, "fractionalMaxPool2dBackward: indices[6]=9 is out of range for input plane 3x3 "
-                 "(9 elements)");
+  EXPECT_EQ(err,
+            "fractionalMaxPool2dBackward: indices[6]=9 is out of range for input plane 3x3 "
+            "(9 elements)");
   EXPECT_EQ(diff_values(gi, std::vector<double>(18, -4.0)), "");
 }
 

@@ -33,7 +33,8 @@ std::vector<Case> all_cases() {
   for (int dims = 2; dims <= 3; ++dims) {
     for (bool batched : {false, true}) {
       for (DType t : {DType::kFloat32, DType::kFloat64}) {
-        for (IndexType it : {IndexType::kInt32, IndexType::kInt64}) v.push_back({dims, batched, t, it});
+        for (IndexType it : {IndexType::kInt32, IndexType::kInt64})
+          v.push_back({dims, batched, t, it});
       }
     }
   }
@@ -49,9 +50,9 @@ struct Config {
 
 const Config k2d[] = {
     {{1, 7, 9}, {1, 2, 3}, {1, 3, 4}, {}},
-    {{1, 5, 5}, {1, 1, 1}, {1, 5, 5}, {}},   // out == in, kernel 1
+    {{1, 5, 5}, {1, 1, 1}, {1, 5, 5}, {}},  // out == in, kernel 1
     {{1, 6, 10}, {1, 3, 2}, {1, 4, 9}, {}},  // out + k - 1 == in: the 2d limit
-    {{1, 4, 3}, {1, 2, 2}, {1, 1, 1}, {}},   // one window: it starts at in - k
+    {{1, 4, 3}, {1, 2, 2}, {1, 1, 1}, {}},  // one window: it starts at in - k
     {{1, 8, 8}, {1, 2, 2}, {1, 0, 0}, {0, 0.5, 0.5}},
     {{1, 9, 7}, {1, 3, 3}, {1, 0, 0}, {0, 0.4, 0.6}},  // int(3.6) = 3, int(4.2) = 4
 };
@@ -65,8 +66,7 @@ const Config k3d[] = {
 // Samples of plane p and dim k: 0, just below 1 and exactly 1 among others.
 template <typename T>
 T sample(int64_t p, int k) {
-  const T table[] = {T(0), std::nextafter(T(1), T(0)), T(1), T(0.5), T(0.7371), T(0.123),
-                     T(0.999)};
+  const T table[] = {T(0), std::nextafter(T(1), T(0)), T(1), T(0.5), T(0.7371), T(0.123), T(0.999)};
   return table[(p * 3 + k * 5 + p / 2) % 7];
 }
 
@@ -92,8 +92,7 @@ FractionalPoolParams params(int dims, const Config& cf) {
 template <typename T>
 void check_case(const Case& c, const Config& cf, int which) {
   const int dims = c.dims;
-  const int64_t batch = c.batched ? 2 : 1, channels = c.batched ? 2 : 3,
-                planes = batch * channels;
+  const int64_t batch = c.batched ? 2 : 1, channels = c.batched ? 2 : 3, planes = batch * channels;
   std::vector<int64_t> shape;
   if (c.batched) shape.push_back(batch);
   shape.push_back(channels);
@@ -121,7 +120,8 @@ void check_case(const Case& c, const Config& cf, int which) {
   std::string err;
   ASSERT_EQ(unpool::plan_fractional_max_pool(params(dims, cf), in, samples_shape, c.dtype, c.itype,
                                              &plan, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   std::vector<int64_t> want_shape = shape;
   for (int i = 0; i < dims; ++i) want_shape[want_shape.size() - dims + i] = out[3 - dims + i];
   EXPECT_EQ(shape_vec(plan.output), want_shape);
@@ -137,7 +137,8 @@ void check_case(const Case& c, const Config& cf, int which) {
       const PlaneRange range = step == planes ? PlaneRange{} : PlaneRange{b, e};
       ASSERT_EQ(unpool::run_fractional_max_pool(plan, range, xv.data(), uv.data(), y.data(),
                                                 idx.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       ASSERT_EQ(diff_values(y, part(want_y, b * out_plane, n * out_plane)), "")
           << "planes " << b << ".." << e;
       ASSERT_EQ(diff_indices(idx, part(ridx, b * out_plane, n * out_plane)), "")
@@ -147,7 +148,8 @@ void check_case(const Case& c, const Config& cf, int which) {
 
   // Backward: a scatter-add in output order, also on ranges.
   std::vector<double> go(static_cast<size_t>(planes * out_plane));
-  for (size_t i = 0; i < go.size(); ++i) go[i] = 1.0 / static_cast<double>(i % 6 + 3) + static_cast<double>(i % 4);
+  for (size_t i = 0; i < go.size(); ++i)
+    go[i] = 1.0 / static_cast<double>(i % 6 + 3) + static_cast<double>(i % 4);
   RefGeom g;
   g.planes = planes;
   for (int i = 0; i < 3; ++i) {
@@ -156,9 +158,10 @@ void check_case(const Case& c, const Config& cf, int which) {
   }
   const std::vector<double> want_gi = as_doubles(ref_pool_backward(g, as_type<T>(go), ridx));
   Plan bp;
-  ASSERT_EQ(unpool::plan_fractional_max_pool_backward(dims, in, plan.output, c.dtype, c.itype, &bp,
-                                                      &err),
-            Status::kOk) << err;
+  ASSERT_EQ(
+      unpool::plan_fractional_max_pool_backward(dims, in, plan.output, c.dtype, c.itype, &bp, &err),
+      Status::kOk)
+      << err;
   for (int64_t step : {planes, int64_t{3}}) {
     for (int64_t b = 0; b < planes; b += step) {
       const int64_t e = std::min(planes, b + step), n = e - b;
@@ -167,7 +170,8 @@ void check_case(const Case& c, const Config& cf, int which) {
       Indices idx(c.itype, part(ridx, b * out_plane, n * out_plane));
       const PlaneRange range = step == planes ? PlaneRange{} : PlaneRange{b, e};
       ASSERT_EQ(unpool::run_max_pool_backward(bp, range, gov.data(), idx.data(), gi.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       ASSERT_EQ(diff_values(gi, part(want_gi, b * in_plane, n * in_plane)), "")
           << "grad_input planes " << b << ".." << e;
     }
@@ -200,14 +204,16 @@ std::vector<int64_t> run_row(DType t, double u) {
   fp.output_size = size_list({1, 5});
   Plan plan;
   std::string err;
-  EXPECT_EQ(unpool::plan_fractional_max_pool(fp, make_shape({1, 1, 1, 6}), make_shape({1, 1, 2}),
-                                             t, IndexType::kInt64, &plan, &err),
-            Status::kOk) << err;
+  EXPECT_EQ(unpool::plan_fractional_max_pool(fp, make_shape({1, 1, 1, 6}), make_shape({1, 1, 2}), t,
+                                             IndexType::kInt64, &plan, &err),
+            Status::kOk)
+      << err;
   Values x(t, {0, 1, 2, 3, 4, 5}), uv(t, {u, 0.0}), y(t, 5);
   Indices idx(IndexType::kInt64, 5);
-  EXPECT_EQ(unpool::run_fractional_max_pool(plan, {}, x.data(), uv.data(), y.data(), idx.data(),
-                                            &err),
-            Status::kOk) << err;
+  EXPECT_EQ(
+      unpool::run_fractional_max_pool(plan, {}, x.data(), uv.data(), y.data(), idx.data(), &err),
+      Status::kOk)
+      << err;
   EXPECT_TRUE(y.guards_intact() && idx.guards_intact());
   return read_indices(idx);
 }
@@ -246,13 +252,15 @@ TEST(Fractional, HugeFloat32InputsKeepEveryWindowInside) {
   std::string err;
   ASSERT_EQ(unpool::plan_fractional_max_pool(fp, make_shape({1, 1, 1, w}), make_shape({1, 1, 2}),
                                              DType::kFloat32, IndexType::kInt32, &plan, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   Values x(DType::kFloat32, static_cast<size_t>(w)), u(DType::kFloat32, {0.0, 0.0}),
       y(DType::kFloat32, static_cast<size_t>(out));
   Indices idx(IndexType::kInt32, static_cast<size_t>(out));
-  ASSERT_EQ(unpool::run_fractional_max_pool(plan, {}, x.data(), u.data(), y.data(), idx.data(),
-                                            &err),
-            Status::kOk) << err;
+  ASSERT_EQ(
+      unpool::run_fractional_max_pool(plan, {}, x.data(), u.data(), y.data(), idx.data(), &err),
+      Status::kOk)
+      << err;
   EXPECT_TRUE(y.guards_intact() && idx.guards_intact());
   int64_t last = 0;
   for (size_t o = 0; o < static_cast<size_t>(out); ++o) {

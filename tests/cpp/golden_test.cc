@@ -32,11 +32,11 @@ struct OpInfo {
 OpInfo parse_op(const std::string& op) {
   OpInfo o;
   o.unpool = op.find("unpool") != std::string::npos;
-  o.kind = o.unpool                                     ? Kind::kUnpool
-           : op.rfind("adaptive", 0) == 0               ? Kind::kAdaptive
-           : op.rfind("fractional", 0) == 0             ? Kind::kFractional
-                                                        : Kind::kPool;
-  o.name = o.unpool ? "maxUnpool"
+  o.kind = o.unpool                         ? Kind::kUnpool
+           : op.rfind("adaptive", 0) == 0   ? Kind::kAdaptive
+           : op.rfind("fractional", 0) == 0 ? Kind::kFractional
+                                            : Kind::kPool;
+  o.name = o.unpool                      ? "maxUnpool"
            : o.kind == Kind::kAdaptive   ? "adaptiveMaxPool"
            : o.kind == Kind::kFractional ? "fractionalMaxPool"
                                          : "maxPool";
@@ -126,8 +126,7 @@ Expect expectation(const GoldenCase& c, const OpInfo& op) {
       return Expect::kError;
     }
     // Divergence: unbatched input accepts outputSize with dims + 1 entries.
-    if (c.expect_error && c.error_kind == "output_size_length" &&
-        c.output_size.given &&
+    if (c.expect_error && c.error_kind == "output_size_length" && c.output_size.given &&
         static_cast<int>(c.output_size.values.size()) == op.dims + 1 &&
         static_cast<int>(c.x.shape.size()) == op.dims + 1) {
       return Expect::kSucceed;
@@ -149,8 +148,7 @@ Expect expectation(const GoldenCase& c, const OpInfo& op) {
 
 // Runs the case with one index type. Returns the first failing status (ok
 // when everything ran) and records mismatches with ADD_FAILURE.
-Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it,
-                std::string* error) {
+Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it, std::string* error) {
   const DType dt = dtype_of(c.x);
   const Shape in = make_shape(c.x.shape);
   Values x(dt, c.x.data);
@@ -230,8 +228,9 @@ Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it,
   if (!op.backward) return s;
   Values go(dt, c.grad_output.data);
   Values gi(dt, count(in), -7.0);
-  s = unpool::max_unpool_backward(op.dims, unpool::Layout::kChannelsFirst, make_shape(c.grad_output.shape), in, dt, go.data(),
-                                  it, idx.data(), gi.data(), error);
+  s = unpool::max_unpool_backward(op.dims, unpool::Layout::kChannelsFirst,
+                                  make_shape(c.grad_output.shape), in, dt, go.data(), it,
+                                  idx.data(), gi.data(), error);
   if (s == Status::kOk) expect_values("grad_input", gi, in, c.grad_input);
   return s;
 }
@@ -258,21 +257,19 @@ TEST_P(Golden, MatchesReference) {
     if (expect == Expect::kError) {
       EXPECT_NE(s, Status::kOk) << "PyTorch: " << c.error_kind;
       EXPECT_FALSE(error.empty());
-      EXPECT_EQ(error.rfind(op.name, 0), 0u)
-          << "message must start with the op name: " << error;
+      EXPECT_EQ(error.rfind(op.name, 0), 0u) << "message must start with the op name: " << error;
     } else {
       EXPECT_EQ(s, Status::kOk) << error;
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Vectors, Golden, ::testing::Range<size_t>(0, golden_cases().size()),
-    [](const ::testing::TestParamInfo<size_t>& info) {
-      std::string name = golden_cases()[info.param].id;
-      std::replace(name.begin(), name.end(), '-', '_');
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Vectors, Golden, ::testing::Range<size_t>(0, golden_cases().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                           std::string name = golden_cases()[info.param].id;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace unpool_test

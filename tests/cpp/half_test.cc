@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <type_traits>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "ukernels/argmaxpool_half.h"
@@ -57,7 +57,8 @@ TEST(Half, Float16RoundTripsAndRoundsToNearestEven) {
   // Every float halfway between two neighbours, and just off it: RNE.
   // (65504's upper neighbour is inf: the overflow bound is checked below.)
   for (uint32_t h = 0; h < 0x7bff; ++h) {
-    const double lo = f16_value(static_cast<uint16_t>(h)), hi = f16_value(static_cast<uint16_t>(h + 1));
+    const double lo = f16_value(static_cast<uint16_t>(h)),
+                 hi = f16_value(static_cast<uint16_t>(h + 1));
     const float mid = static_cast<float>((lo + hi) / 2);  // exact in float32
     ASSERT_EQ(static_cast<double>(mid), (lo + hi) / 2);
     const uint16_t even = (h & 1) ? static_cast<uint16_t>(h + 1) : static_cast<uint16_t>(h);
@@ -84,7 +85,7 @@ TEST(Half, BFloat16ConversionsMatchTheirDefinition) {
   // Halfway between 1 and its successor: to even (1).
   EXPECT_EQ(HalfTraits<BFloat16>::from_float(1.00390625f), 0x3f80);
   EXPECT_EQ(HalfTraits<BFloat16>::from_float(1.01171875f), 0x3f82);  // 1 + 3 * 2^-8: up to even
-  EXPECT_EQ(HalfTraits<BFloat16>::from_float(256.5f), 0x4380);     // 256 + 0.5 stays 256
+  EXPECT_EQ(HalfTraits<BFloat16>::from_float(256.5f), 0x4380);  // 256 + 0.5 stays 256
 }
 
 TEST(Half, KeysOrderLikeTheValuesWithSignedZerosEqual) {
@@ -147,12 +148,14 @@ void check_row_kernels() {
         const int64_t k = geo[0], s = geo[1], pad = geo[2];
         const int64_t out = (W + 2 * pad - k) / s + 1;
         if (out < 1) continue;
-        const std::vector<H> x = row_data<H>(static_cast<size_t>(2 * W), static_cast<uint32_t>(W * 31 + nrows));
+        const std::vector<H> x =
+            row_data<H>(static_cast<size_t>(2 * W), static_cast<uint32_t>(W * 31 + nrows));
         const int64_t rows[2] = {0, W};
         ArgmaxRow r{rows, nrows, 0, W, out, k, s, pad, 1, 1, 0};
         std::vector<H> y(static_cast<size_t>(out));
         std::vector<int32_t> idx(static_cast<size_t>(out));
-        unpool::ukernels::argmaxpool_row_half__scalar<H, int32_t>(x.data(), r, y.data(), idx.data());
+        unpool::ukernels::argmaxpool_row_half__scalar<H, int32_t>(x.data(), r, y.data(),
+                                                                  idx.data());
         for (int64_t ow = 0; ow < out; ++ow) {
           std::vector<uint16_t> taps;
           std::vector<int64_t> at;
@@ -176,10 +179,13 @@ void check_row_kernels() {
         std::vector<H> y2(static_cast<size_t>(out));
         std::vector<int32_t> i2(static_cast<size_t>(out));
         std::vector<int64_t> i3(static_cast<size_t>(out));
-        unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int32_t>(x.data(), r, y2.data(), i2.data());
-        unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int64_t>(x.data(), r, y2.data(), i3.data());
+        unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int32_t>(x.data(), r, y2.data(),
+                                                                         i2.data());
+        unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int64_t>(x.data(), r, y2.data(),
+                                                                         i3.data());
         for (int64_t ow = 0; ow < out; ++ow) {
-          ASSERT_EQ(y2[static_cast<size_t>(ow)].bits, y[static_cast<size_t>(ow)].bits) << W << " " << ow;
+          ASSERT_EQ(y2[static_cast<size_t>(ow)].bits, y[static_cast<size_t>(ow)].bits)
+              << W << " " << ow;
           ASSERT_EQ(i2[static_cast<size_t>(ow)], idx[static_cast<size_t>(ow)]) << W << " " << ow;
           ASSERT_EQ(i3[static_cast<size_t>(ow)], idx[static_cast<size_t>(ow)]) << W << " " << ow;
         }
@@ -207,7 +213,8 @@ TEST(Half, ScatterAddRoundsAfterEveryAdd) {
   std::vector<Float16> gr(2, Float16{0x3c00});
   const int64_t idx2[3] = {1, -1, 5};
   std::vector<Float16> g3(3, Float16{0x3c00});
-  unpool::ukernels::scatter_add_half_in_range__scalar<Float16, int64_t>(g3.data(), idx2, 3, 2, gr.data());
+  unpool::ukernels::scatter_add_half_in_range__scalar<Float16, int64_t>(g3.data(), idx2, 3, 2,
+                                                                        gr.data());
   EXPECT_EQ(gr[0].bits, 0x3c00);
   EXPECT_EQ(gr[1].bits, 0x4000);
 }

@@ -61,8 +61,8 @@ struct Results {  // every op's results for one layout
 };
 
 Results run(Layout layout, int dims, const std::vector<int64_t>& shape, const PoolParams& pp0,
-        const std::vector<double>& x, const std::vector<double>& go_pool,
-        const std::vector<double>& go_unpool, DType dt, IndexType it) {
+            const std::vector<double>& x, const std::vector<double>& go_pool,
+            const std::vector<double>& go_unpool, DType dt, IndexType it) {
   Results r;
   PoolParams pp = pp0;
   pp.layout = layout;
@@ -77,7 +77,8 @@ Results run(Layout layout, int dims, const std::vector<int64_t>& shape, const Po
   EXPECT_EQ(unpool::max_pool(pp, in, dt, xv.data(), y.data(), it, idx.data(), &err), Status::kOk);
   Values gi(dt, count(in));
   EXPECT_EQ(unpool::max_pool_backward(pp, in, out, dt, go.data(), it, idx.data(), gi.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   r.y = read(y);
   r.idx = read(idx);
   r.gi = read(gi);
@@ -99,7 +100,9 @@ Results run(Layout layout, int dims, const std::vector<int64_t>& shape, const Po
                                      go_unpool.begin() + static_cast<long>(count(uout))));
   Values ugi(dt, count(out));
   EXPECT_EQ(unpool::max_unpool_backward(dims, layout, uout, out, dt, ugo.data(), it, idx.data(),
-                                        ugi.data(), &err), Status::kOk) << err;
+                                        ugi.data(), &err),
+            Status::kOk)
+      << err;
   r.ugi = read(ugi);
   return r;
 }
@@ -142,11 +145,14 @@ TEST(Layout, ChannelsLastIsTheTransposeOfChannelsFirst) {
     // The same data and gradients, moved to channels last.
     const std::vector<int64_t> out_cf = a.out_shape;
     // The same gradients as the channels-first run, moved to channels last.
-    auto prefix = [&](size_t n) { return std::vector<double>(seed.begin(), seed.begin() + static_cast<long>(n)); };
+    auto prefix = [&](size_t n) {
+      return std::vector<double>(seed.begin(), seed.begin() + static_cast<long>(n));
+    };
     const auto go_pool = transpose(prefix(a.y.size()), out_cf, dims, true);
-    const auto go_unpool = a.u.empty() ? seed : transpose(prefix(a.u.size()), a.unpooled_shape, dims, true);
-    const Results b = run(Layout::kChannelsLast, dims, cl, pp, transpose(x, cf, dims, true), go_pool,
-                      go_unpool, dt, it);
+    const auto go_unpool =
+        a.u.empty() ? seed : transpose(prefix(a.u.size()), a.unpooled_shape, dims, true);
+    const Results b = run(Layout::kChannelsLast, dims, cl, pp, transpose(x, cf, dims, true),
+                          go_pool, go_unpool, dt, it);
     ASSERT_EQ(b.out_shape, last_shape(out_cf, dims));
     auto same = [&](const std::vector<double>& cfv, const std::vector<double>& clv,
                     const std::vector<int64_t>& shape, const char* what) {
@@ -191,8 +197,9 @@ TEST(Layout, ChannelsLastShapesAndMessages) {
   EXPECT_EQ(shape_vec(out), (std::vector<int64_t>{2, 8, 7, 3}));
   up.output_size[2] = 9;
   EXPECT_NE(unpool::max_unpool_shape(up, make_shape({2, 4, 3, 3}), &out, &err), Status::kOk);
-  EXPECT_EQ(err, "maxUnpool2d: outputSize[2]=9 is outside 5..7 for input 3, kernel 2, stride 2, "
-                 "padding 0");
+  EXPECT_EQ(err,
+            "maxUnpool2d: outputSize[2]=9 is outside 5..7 for input 3, kernel 2, stride 2, "
+            "padding 0");
 }
 
 TEST(Layout, ChannelsLastDuplicateIndicesLaterWins) {
@@ -203,8 +210,10 @@ TEST(Layout, ChannelsLastDuplicateIndicesLaterWins) {
   Values x(DType::kFloat32, {1, 10, 2, 20, 3, 30}), y(DType::kFloat32, 12, -1);
   Indices idx(IndexType::kInt64, {1, 5, 1, 0, 1, 5});
   std::string err;
-  ASSERT_EQ(unpool::max_unpool(up, make_shape({3, 2}), DType::kFloat32, x.data(),
-                               IndexType::kInt64, idx.data(), y.data(), &err), Status::kOk) << err;
+  ASSERT_EQ(unpool::max_unpool(up, make_shape({3, 2}), DType::kFloat32, x.data(), IndexType::kInt64,
+                               idx.data(), y.data(), &err),
+            Status::kOk)
+      << err;
   // c=0 writes 1, 2, 3 at offset 1; c=1 writes 10 at 5, 20 at 0, 30 at 5.
   EXPECT_EQ(diff_values(y, {0, 20, 3, 0, 0, 0, 0, 0, 0, 0, 0, 30}), "");
 }

@@ -115,8 +115,8 @@ TEST(Ops, OutputSizeRangeMessageGivesInclusiveRange) {
             "padding 0");
   SizeRange r[2];
   std::string err;
-  ASSERT_EQ(unpool::max_unpool_output_range(unpool_p(2, 3, 2), make_shape({1, 1, 2, 2}), r,
-                                            &err), Status::kOk);
+  ASSERT_EQ(unpool::max_unpool_output_range(unpool_p(2, 3, 2), make_shape({1, 1, 2, 2}), r, &err),
+            Status::kOk);
   EXPECT_EQ(r[0].min, 4);  // pooled 2x2 from 5x5 with kernel 3, stride 2: 4..6
   EXPECT_EQ(r[0].max, 6);
 }
@@ -167,11 +167,11 @@ TEST(Ops, PoolErrorsNameOpParameterAndValue) {
 TEST(Ops, BatchOfZeroGivesEmptyResult) {
   Shape out;
   std::string err;
-  ASSERT_EQ(unpool::max_pool_shape(pool(2, 2), make_shape({0, 3, 4, 4}), &out, &err),
-            Status::kOk);
+  ASSERT_EQ(unpool::max_pool_shape(pool(2, 2), make_shape({0, 3, 4, 4}), &out, &err), Status::kOk);
   EXPECT_EQ(shape_vec(out), (std::vector<int64_t>{0, 3, 2, 2}));
   EXPECT_EQ(unpool::max_pool(pool(2, 2), make_shape({0, 3, 4, 4}), DType::kFloat32, nullptr,
-                             nullptr, IndexType::kInt64, nullptr, &err), Status::kOk);
+                             nullptr, IndexType::kInt64, nullptr, &err),
+            Status::kOk);
 }
 
 TEST(Ops, UnpoolIndexOutOfRangeWritesNothing) {
@@ -182,13 +182,15 @@ TEST(Ops, UnpoolIndexOutOfRangeWritesNothing) {
   Values y(DType::kFloat32, 32, -3.0);
   std::string err;
   EXPECT_EQ(unpool::max_unpool(up, in, DType::kFloat32, x.data(), IndexType::kInt64, idx.data(),
-                               y.data(), &err), Status::kInvalidIndex);
+                               y.data(), &err),
+            Status::kInvalidIndex);
   EXPECT_EQ(err, "maxUnpool2d: indices[7]=16 is out of range for output plane 4x4 (16 elements)");
   for (size_t i = 0; i < 32; ++i) EXPECT_EQ(y.get(i), -3.0) << "validation must precede writes";
   EXPECT_TRUE(y.guards_intact());
   Indices neg(IndexType::kInt32, {0, -1, 8, 15, 0, 1, 2, 3});
   EXPECT_EQ(unpool::max_unpool(up, in, DType::kFloat32, x.data(), IndexType::kInt32, neg.data(),
-                               y.data(), &err), Status::kInvalidIndex);
+                               y.data(), &err),
+            Status::kInvalidIndex);
   EXPECT_EQ(err, "maxUnpool2d: indices[1]=-1 is out of range for output plane 4x4 (16 elements)");
 }
 
@@ -203,19 +205,21 @@ TEST(Ops, WindowWhollyInPaddingNeverWritesOutOfBounds) {
   Values x(DType::kFloat64, {1, 2, 3, 4, 5, 6, 7, 8}), y(DType::kFloat64, 2);
   Indices idx(IndexType::kInt64, 2);
   ASSERT_EQ(unpool::max_pool(pp, in, DType::kFloat64, x.data(), y.data(), IndexType::kInt64,
-                             idx.data(), &err), Status::kOk);
+                             idx.data(), &err),
+            Status::kOk);
   EXPECT_EQ(diff_indices(idx, {6, 6}), "");
   EXPECT_EQ(y.get(0), -std::numeric_limits<double>::infinity());
   Values go(DType::kFloat64, {10, 20}), gi(DType::kFloat64, 8, -1);
-  ASSERT_EQ(unpool::max_pool_backward(pp, in, out, DType::kFloat64, go.data(),
-                                      IndexType::kInt64, idx.data(), gi.data(), &err),
-            Status::kOk) << err;
+  ASSERT_EQ(unpool::max_pool_backward(pp, in, out, DType::kFloat64, go.data(), IndexType::kInt64,
+                                      idx.data(), gi.data(), &err),
+            Status::kOk)
+      << err;
   EXPECT_EQ(diff_values(gi, {0, 0, 0, 0, 0, 0, 0, 0}), "");
   // Without the geometry the backward cannot tell: index 6 is an error.
   PoolParams plain;
   plain.dims = 2;
-  EXPECT_EQ(unpool::max_pool_backward(plain, in, out, DType::kFloat64, go.data(),
-                                      IndexType::kInt64, idx.data(), gi.data(), &err),
+  EXPECT_EQ(unpool::max_pool_backward(plain, in, out, DType::kFloat64, go.data(), IndexType::kInt64,
+                                      idx.data(), gi.data(), &err),
             Status::kInvalidIndex);
   EXPECT_EQ(err,
             "maxPool2dBackward: indices[0]=6 is out of range for input plane 2x2 (4 elements)");
@@ -228,13 +232,15 @@ TEST(Ops, BackwardChecksShapes) {
   std::string err;
   EXPECT_EQ(unpool::max_pool_backward(pp, make_shape({1, 1, 4, 4}), make_shape({1, 1, 3, 3}),
                                       DType::kFloat32, go.data(), IndexType::kInt32, idx.data(),
-                                      gi.data(), &err), Status::kInvalidShape);
+                                      gi.data(), &err),
+            Status::kInvalidShape);
   EXPECT_EQ(err,
             "maxPool2dBackward: gradOutput shape [1, 1, 3, 3] does not match the expected "
             "[1, 1, 2, 2]");
-  EXPECT_EQ(unpool::max_unpool_backward(2, unpool::Layout::kChannelsFirst, make_shape({1, 2, 4, 4}), make_shape({1, 1, 2, 2}),
-                                        DType::kFloat32, go.data(), IndexType::kInt32,
-                                        idx.data(), gi.data(), &err), Status::kInvalidShape);
+  EXPECT_EQ(unpool::max_unpool_backward(2, unpool::Layout::kChannelsFirst, make_shape({1, 2, 4, 4}),
+                                        make_shape({1, 1, 2, 2}), DType::kFloat32, go.data(),
+                                        IndexType::kInt32, idx.data(), gi.data(), &err),
+            Status::kInvalidShape);
 }
 
 TEST(Ops, HostileSizesFailCleanly) {
@@ -249,21 +255,25 @@ TEST(Ops, HostileSizesFailCleanly) {
   const int64_t m = (int64_t{1} << 31) - 1;
   EXPECT_EQ(unpool::max_pool_shape(pool(3, 1), make_shape({m, m, m, m, m}), &out, &err),
             Status::kTooLarge);
-  EXPECT_EQ(unpool::max_unpool_shape(unpool_p(3, 1, m), make_shape({1, 1, m, m, 2}), &out,
-                                     &err), Status::kTooLarge);
+  EXPECT_EQ(unpool::max_unpool_shape(unpool_p(3, 1, m), make_shape({1, 1, m, m, 2}), &out, &err),
+            Status::kTooLarge);
   // int32 indices address a plane of 2^31 elements (offsets up to 2^31 - 1),
   // not one element more.
   const PoolParams pp = pool(2, 1);
   EXPECT_EQ(unpool::max_pool(pp, make_shape({0, 1, 65536, 32768}), DType::kFloat32, nullptr,
-                             nullptr, IndexType::kInt32, nullptr, &err), Status::kOk) << err;
+                             nullptr, IndexType::kInt32, nullptr, &err),
+            Status::kOk)
+      << err;
   EXPECT_EQ(unpool::max_pool(pp, make_shape({0, 1, 2, 1073741825}), DType::kFloat32, nullptr,
-                             nullptr, IndexType::kInt32, nullptr, &err), Status::kTooLarge);
+                             nullptr, IndexType::kInt32, nullptr, &err),
+            Status::kTooLarge);
   EXPECT_EQ(err, "maxPool2d: indexType int32 cannot hold offsets up to 2147483649; use int64");
   SizeRange r[2];
   EXPECT_EQ(unpool::max_unpool_output_range(unpool_p(2, 2), make_shape({1, 1, 0, 2}), r, &err),
             Status::kInvalidShape);
-  EXPECT_EQ(err, "maxUnpool2dOutputRange: inputShape=[1, 1, 0, 2] has an empty dimension 2 (only "
-                 "the batch dimension may be 0)");
+  EXPECT_EQ(err,
+            "maxUnpool2dOutputRange: inputShape=[1, 1, 0, 2] has an empty dimension 2 (only "
+            "the batch dimension may be 0)");
   PoolParams bad_dims = pool(4, 2);
   EXPECT_EQ(unpool::max_pool_shape(bad_dims, make_shape({1, 1, 2, 2}), &out, &err),
             Status::kInvalidArgument);

@@ -57,13 +57,15 @@ int64_t planes_of(const Shape& s, int dims) {
 
 Values slice(const Values& v, int64_t from, int64_t n) {
   Values out(v.type(), static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) out.set(static_cast<size_t>(i), v.get(static_cast<size_t>(from + i)));
+  for (int64_t i = 0; i < n; ++i)
+    out.set(static_cast<size_t>(i), v.get(static_cast<size_t>(from + i)));
   return out;
 }
 
 Indices slice(const Indices& v, int64_t from, int64_t n) {
   Indices out(v.type(), static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) out.set(static_cast<size_t>(i), v.get(static_cast<size_t>(from + i)));
+  for (int64_t i = 0; i < n; ++i)
+    out.set(static_cast<size_t>(i), v.get(static_cast<size_t>(from + i)));
   return out;
 }
 
@@ -112,15 +114,19 @@ TEST_P(Planes, RangesGiveTheWholeRunsBits) {
   Indices idx(c.itype, count(pooled));
   Values xw = x;
   ASSERT_EQ(unpool::max_pool(pp, in, c.dtype, xw.data(), y.data(), c.itype, idx.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   ASSERT_EQ(unpool::max_unpool(up, pooled, c.dtype, y.data(), c.itype, idx.data(), u.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   ASSERT_EQ(unpool::max_pool_backward(pp, in, pooled, c.dtype, y.data(), c.itype, idx.data(),
                                       gi.data(), &err),
-            Status::kOk) << err;
-  ASSERT_EQ(unpool::max_unpool_backward(c.dims, unpool::Layout::kChannelsFirst, in, pooled,
-                                        c.dtype, xw.data(), c.itype, idx.data(), gu.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
+  ASSERT_EQ(unpool::max_unpool_backward(c.dims, unpool::Layout::kChannelsFirst, in, pooled, c.dtype,
+                                        xw.data(), c.itype, idx.data(), gu.data(), &err),
+            Status::kOk)
+      << err;
   for (int64_t step : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}}) {
     for (int64_t b = 0; b < planes; b += step) {
       const int64_t e = std::min(planes, b + step), k = e - b;
@@ -131,18 +137,22 @@ TEST_P(Planes, RangesGiveTheWholeRunsBits) {
              gur(c.dtype, static_cast<size_t>(k * m));
       Indices ir(c.itype, static_cast<size_t>(k * m));
       ASSERT_EQ(pool_range(pp, in, c.dtype, c.itype, range, xr.data(), yr.data(), ir.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       Values yin = slice(y, b * m, k * m);
       Indices iin = slice(idx, b * m, k * m);
       ASSERT_EQ(unpool_range(up, pooled, c.dtype, c.itype, range, yin.data(), iin.data(),
                              ur_out.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       ASSERT_EQ(pool_backward_range(pp, in, pooled, c.dtype, c.itype, range, yin.data(), iin.data(),
                                     gr.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       ASSERT_EQ(unpool_backward_range(c.dims, in, pooled, c.dtype, c.itype, range, xr.data(),
                                       iin.data(), gur.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       EXPECT_TRUE(yr.guards_intact() && ir.guards_intact() && ur_out.guards_intact() &&
                   gr.guards_intact() && gur.guards_intact());
       for (int64_t i = 0; i < k * m; ++i) {
@@ -182,7 +192,8 @@ TEST(Planes, BadRangesAreRejectedByName) {
   Plan plan;
   std::string err;
   ASSERT_EQ(unpool::plan_max_pool(pp, in, DType::kFloat32, IndexType::kInt32, &plan, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   const struct {
     PlaneRange r;
     const char* message;
@@ -202,9 +213,10 @@ TEST(Planes, BadRangesAreRejectedByName) {
   EXPECT_EQ(unpool::run_max_pool(plan, {6, 6}, nullptr, nullptr, nullptr, &err), Status::kOk)
       << err;
   pp.layout = unpool::Layout::kChannelsLast;
-  ASSERT_EQ(unpool::plan_max_pool(pp, make_shape({2, 4, 4, 3}), DType::kFloat32,
-                                  IndexType::kInt32, &plan, &err),
-            Status::kOk) << err;
+  ASSERT_EQ(unpool::plan_max_pool(pp, make_shape({2, 4, 4, 3}), DType::kFloat32, IndexType::kInt32,
+                                  &plan, &err),
+            Status::kOk)
+      << err;
   EXPECT_EQ(unpool::run_max_pool(plan, {0, 2}, nullptr, nullptr, nullptr, &err),
             Status::kInvalidArgument);
   EXPECT_EQ(err, "maxPool2d: planes [0, 2) needs the channels-first layout");
@@ -230,12 +242,14 @@ TEST(Planes, IndexErrorsCountFromTheTensorStart) {
   idx.set(13, 16);
   Values y(DType::kFloat32, 32, -3.0);
   std::string err;
-  const char* want = "maxUnpool2d: indices[13]=16 is out of range for output plane 4x4 (16 elements)";
+  const char* want =
+      "maxUnpool2d: indices[13]=16 is out of range for output plane 4x4 (16 elements)";
   Plan plan;
   ASSERT_EQ(unpool::plan_max_unpool(up, in, DType::kFloat32, IndexType::kInt32, &plan, &err),
-            Status::kOk) << err;
-  EXPECT_EQ(unpool::run_max_unpool(plan, {0, 3}, x.data(), idx.data(), y.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
+  EXPECT_EQ(unpool::run_max_unpool(plan, {0, 3}, x.data(), idx.data(), y.data(), &err), Status::kOk)
+      << err;
   Values y1(DType::kFloat32, 32, -3.0);
   const int64_t plane2 = 2 * 4;
   EXPECT_EQ(unpool::run_max_unpool(plan, {2, 4}, static_cast<float*>(x.data()) + plane2,
@@ -272,8 +286,7 @@ TEST(Planes, PoolBackwardIndexErrorsCountFromTheTensorStart) {
                                 static_cast<double*>(go.data()) + 2,
                                 static_cast<int64_t*>(idx.data()) + 2, gi.data(), &err),
             Status::kInvalidIndex);
-  EXPECT_EQ(err,
-            "maxPool1dBackward: indices[5]=4 is out of range for input plane 4 (4 elements)");
+  EXPECT_EQ(err, "maxPool1dBackward: indices[5]=4 is out of range for input plane 4 (4 elements)");
   for (size_t i = 0; i < 8; ++i) ASSERT_EQ(gi.get(i), -1.0);
 }
 

@@ -58,7 +58,8 @@ void ref_pool(const RefGeom& g, const std::vector<T>& x, std::vector<T>* y,
       T best = -std::numeric_limits<T>::infinity();
       int64_t best_i = (first[0] * g.in[1] + first[1]) * g.in[2] + first[2];
       int64_t lo[3], hi[3];
-      for (int i = 0; i < 3; ++i) ref_taps(oc[i] * g.s[i] - g.p[i], g.k[i], g.d[i], g.in[i], &lo[i], &hi[i]);
+      for (int i = 0; i < 3; ++i)
+        ref_taps(oc[i] * g.s[i] - g.p[i], g.k[i], g.d[i], g.in[i], &lo[i], &hi[i]);
       for (int64_t a = lo[0]; a < hi[0]; ++a) {
         for (int64_t b = lo[1]; b < hi[1]; ++b) {
           for (int64_t c = lo[2]; c < hi[2]; ++c) {
@@ -176,8 +177,7 @@ RefWindows ref_fractional_windows(T sample, int64_t in, int64_t out, int64_t ker
 // W): first maximum wins, a NaN replaces anything (so the last NaN stays),
 // and a window of -inf keeps -inf with its first position.
 template <typename T>
-void ref_window_pool(const int64_t in[3], const RefWindows w[3], const T* x, T* y,
-                     int64_t* idx) {
+void ref_window_pool(const int64_t in[3], const RefWindows w[3], const T* x, T* y, int64_t* idx) {
   size_t o = 0;
   for (size_t a = 0; a < w[0].start.size(); ++a) {
     for (size_t b = 0; b < w[1].start.size(); ++b) {
@@ -207,8 +207,7 @@ void ref_window_pool(const int64_t in[3], const RefWindows w[3], const T* x, T* 
 template <typename T>
 void ref_adaptive_pool(int64_t planes, const int64_t in[3], const int64_t out[3],
                        const std::vector<T>& x, std::vector<T>* y, std::vector<int64_t>* idx) {
-  const RefWindows w[3] = {ref_adaptive_windows(in[0], out[0]),
-                           ref_adaptive_windows(in[1], out[1]),
+  const RefWindows w[3] = {ref_adaptive_windows(in[0], out[0]), ref_adaptive_windows(in[1], out[1]),
                            ref_adaptive_windows(in[2], out[2])};
   const int64_t ip = in[0] * in[1] * in[2], op = out[0] * out[1] * out[2];
   y->assign(static_cast<size_t>(planes * op), T(0));

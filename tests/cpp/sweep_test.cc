@@ -80,8 +80,8 @@ Config random_config(std::mt19937& rng, int dims) {
 
 template <typename T>
 std::vector<T> random_data(std::mt19937& rng, size_t n) {
-  static const double kVals[] = {-2, -1, -0.0, 0.0, 1, 2, 3, 0.5, -0.5,
-                                 NAN, INFINITY, -INFINITY, 2, 3, 1};
+  static const double kVals[] = {-2,   -1,  -0.0,     0.0,       1, 2, 3, 0.5,
+                                 -0.5, NAN, INFINITY, -INFINITY, 2, 3, 1};
   std::uniform_int_distribution<int> pick(0, 14), rare(0, 19);
   std::vector<T> v(n);
   for (auto& e : v) {
@@ -130,7 +130,8 @@ void run_config(const Config& cf0, std::mt19937& rng) {
   Values xv = to_values(cf.dtype, x), y(cf.dtype, count(out));
   Indices idx(cf.itype, count(out));
   ASSERT_EQ(unpool::max_pool(pp, in, cf.dtype, xv.data(), y.data(), cf.itype, idx.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   ASSERT_EQ(diff_values(y, std::vector<double>(ry.begin(), ry.end())), "");
   ASSERT_EQ(diff_indices(idx, ridx), "");
 
@@ -138,7 +139,9 @@ void run_config(const Config& cf0, std::mt19937& rng) {
   const std::vector<T> go = random_data<T>(rng, count(out));
   Values gov = to_values(cf.dtype, go), gi(cf.dtype, count(in), 99.0);
   ASSERT_EQ(unpool::max_pool_backward(pp, in, out, cf.dtype, gov.data(), cf.itype, idx.data(),
-                                      gi.data(), &err), Status::kOk) << err;
+                                      gi.data(), &err),
+            Status::kOk)
+      << err;
   const std::vector<T> rgi = ref_pool_backward(g, go, ridx);
   ASSERT_EQ(diff_values(gi, std::vector<double>(rgi.begin(), rgi.end())), "");
 
@@ -166,8 +169,8 @@ void run_config(const Config& cf0, std::mt19937& rng) {
   ASSERT_EQ(us == Status::kOk, in_range) << err;
   if (!in_range) return;
   Values uy(cf.dtype, count(uout), 42.0);
-  const Status run = unpool::max_unpool(up, out, cf.dtype, y.data(), cf.itype, idx.data(),
-                                        uy.data(), &err);
+  const Status run =
+      unpool::max_unpool(up, out, cf.dtype, y.data(), cf.itype, idx.data(), uy.data(), &err);
   ASSERT_EQ(run == Status::kOk, indices_ok) << err;
   if (!indices_ok) {
     EXPECT_EQ(run, Status::kInvalidIndex);
@@ -184,16 +187,21 @@ void run_config(const Config& cf0, std::mt19937& rng) {
   const std::vector<T> ax = random_data<T>(rng, arb.size());
   Indices aidx(cf.itype, arb);
   Values axv = to_values(cf.dtype, ax), ay(cf.dtype, count(uout), 42.0);
-  ASSERT_EQ(unpool::max_unpool(up, out, cf.dtype, axv.data(), cf.itype, aidx.data(), ay.data(),
-                               &err), Status::kOk) << err;
+  ASSERT_EQ(
+      unpool::max_unpool(up, out, cf.dtype, axv.data(), cf.itype, aidx.data(), ay.data(), &err),
+      Status::kOk)
+      << err;
   const std::vector<T> ray = ref_unpool(ug, ax, arb);
   ASSERT_EQ(diff_values(ay, std::vector<double>(ray.begin(), ray.end())), "");
 
   // Unpool backward (gather).
   const std::vector<T> ugo = random_data<T>(rng, count(uout));
   Values ugov = to_values(cf.dtype, ugo), ugi(cf.dtype, count(out), 42.0);
-  ASSERT_EQ(unpool::max_unpool_backward(cf.dims, unpool::Layout::kChannelsFirst, uout, out, cf.dtype, ugov.data(), cf.itype,
-                                        idx.data(), ugi.data(), &err), Status::kOk) << err;
+  ASSERT_EQ(
+      unpool::max_unpool_backward(cf.dims, unpool::Layout::kChannelsFirst, uout, out, cf.dtype,
+                                  ugov.data(), cf.itype, idx.data(), ugi.data(), &err),
+      Status::kOk)
+      << err;
   const std::vector<T> rugi = ref_unpool_backward(ug, ugo, ridx);
   ASSERT_EQ(diff_values(ugi, std::vector<double>(rugi.begin(), rugi.end())), "");
 }

@@ -40,7 +40,9 @@ class Values {
  public:
   static constexpr size_t kGuard = 64;
   Values(DType t, size_t n, double fill = 0.0)
-      : type_(t), n_(n), f_(t == DType::kFloat32 ? n + 2 * kGuard : 0),
+      : type_(t),
+        n_(n),
+        f_(t == DType::kFloat32 ? n + 2 * kGuard : 0),
         d_(t == DType::kFloat64 ? n + 2 * kGuard : 0) {
     for (auto& v : f_) v = kCanaryF;
     for (auto& v : d_) v = kCanaryD;
@@ -53,9 +55,7 @@ class Values {
     if (type_ == DType::kFloat32) f_[kGuard + i] = static_cast<float>(v);
     else d_[kGuard + i] = v;
   }
-  double get(size_t i) const {
-    return type_ == DType::kFloat32 ? f_[kGuard + i] : d_[kGuard + i];
-  }
+  double get(size_t i) const { return type_ == DType::kFloat32 ? f_[kGuard + i] : d_[kGuard + i]; }
   void* data() {
     return type_ == DType::kFloat32 ? static_cast<void*>(f_.data() + kGuard)
                                     : static_cast<void*>(d_.data() + kGuard);
@@ -74,7 +74,9 @@ class Values {
     return true;
   }
   template <typename T>
-  static bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+  static bool same_bits(T a, T b) {
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+  }
 
  private:
   static constexpr float kCanaryF = 12345.678f;
@@ -158,8 +160,8 @@ inline std::string diff_indices(const Indices& got, const std::vector<int64_t>& 
   }
   for (size_t i = 0; i < want.size(); ++i) {
     if (got.get(i) != want[i]) {
-      return "index " + std::to_string(i) + ": got " + std::to_string(got.get(i)) +
-             ", want " + std::to_string(want[i]);
+      return "index " + std::to_string(i) + ": got " + std::to_string(got.get(i)) + ", want " +
+             std::to_string(want[i]);
     }
   }
   return got.guards_intact() ? "" : "a write outside the buffer";
@@ -191,13 +193,13 @@ inline unpool::Status pool_backward_range(const unpool::PoolParams& pp, const Sh
   return s != unpool::Status::kOk ? s : unpool::run_max_pool_backward(p, r, go, idx, gi, err);
 }
 
-inline unpool::Status unpool_backward_range(int dims, const Shape& go_shape,
-                                            const Shape& idx_shape, DType t, IndexType it,
-                                            unpool::PlaneRange r, const void* go,
-                                            const void* idx, void* gi, std::string* err) {
+inline unpool::Status unpool_backward_range(int dims, const Shape& go_shape, const Shape& idx_shape,
+                                            DType t, IndexType it, unpool::PlaneRange r,
+                                            const void* go, const void* idx, void* gi,
+                                            std::string* err) {
   unpool::Plan p;
-  const unpool::Status s = unpool::plan_max_unpool_backward(
-      dims, unpool::Layout::kChannelsFirst, go_shape, idx_shape, t, it, &p, err);
+  const unpool::Status s = unpool::plan_max_unpool_backward(dims, unpool::Layout::kChannelsFirst,
+                                                            go_shape, idx_shape, t, it, &p, err);
   return s != unpool::Status::kOk ? s : unpool::run_max_unpool_backward(p, r, go, idx, gi, err);
 }
 

@@ -134,9 +134,9 @@ void check_argmaxpool_nhwc(std::mt19937& rng, int64_t channels, int* ran_simd) {
     }
     for (size_t ch = 0; ch < C; ++ch) {
       ASSERT_TRUE(same_bits(y[kGuard + ch], want_y[ch]) && idx[kGuard + ch] == want_i[ch])
-          << v.name << " " << sizeof(T) * 8 << "-bit values, " << sizeof(I) * 8
-          << "-bit indices, " << c.describe() << ": channel " << ch << " got " << y[kGuard + ch]
-          << " at " << idx[kGuard + ch] << ", want " << want_y[ch] << " at " << want_i[ch];
+          << v.name << " " << sizeof(T) * 8 << "-bit values, " << sizeof(I) * 8 << "-bit indices, "
+          << c.describe() << ": channel " << ch << " got " << y[kGuard + ch] << " at "
+          << idx[kGuard + ch] << ", want " << want_y[ch] << " at " << want_i[ch];
     }
   }
   ASSERT_TRUE(chosen_applies) << "config picks a variant whose guard fails: " << c.describe();
@@ -168,9 +168,8 @@ TEST(UkernelNhwc, ArgmaxpoolVariantsMatchTheReferenceBits) {
 template <typename T, typename I>
 void check_scatter_nhwc(std::mt19937& rng, int64_t n, int64_t plane, int64_t channels) {
   const std::string what = std::to_string(sizeof(T) * 8) + "-bit values, " +
-                           std::to_string(sizeof(I) * 8) + "-bit indices, n " +
-                           std::to_string(n) + " plane " + std::to_string(plane) + " C " +
-                           std::to_string(channels);
+                           std::to_string(sizeof(I) * 8) + "-bit indices, n " + std::to_string(n) +
+                           " plane " + std::to_string(plane) + " C " + std::to_string(channels);
   const size_t C = static_cast<size_t>(channels), N = static_cast<size_t>(n),
                M = static_cast<size_t>(plane);
   std::uniform_int_distribution<int64_t> any(0, plane - 1), wild(-3, plane + 2);

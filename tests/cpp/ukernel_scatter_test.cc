@@ -107,21 +107,24 @@ TEST(Ukernel, ScatterGatherVariantsMatchScalarBits) {
 // SIMD tail; limits up to past INT32_MAX.
 template <typename I>
 void check_index_checks(std::mt19937& rng, int64_t n) {
-  const int64_t limits[] = {1, 5, n + 1, 1000, int64_t{INT32_MAX}, int64_t{INT32_MAX} + 1,
-                            int64_t{1} << 40};
+  const int64_t limits[] = {
+      1, 5, n + 1, 1000, int64_t{INT32_MAX}, int64_t{INT32_MAX} + 1, int64_t{1} << 40};
   const int64_t bads[] = {-1, 0 /* = limit */, 1 /* = limit + 1 */,
                           int64_t{std::numeric_limits<I>::min()},
                           int64_t{std::numeric_limits<I>::max()}};
   for (int64_t limit : limits) {
-    std::uniform_int_distribution<int64_t> good(0, std::min<int64_t>(limit, std::numeric_limits<I>::max()) - 1);
+    std::uniform_int_distribution<int64_t> good(
+        0, std::min<int64_t>(limit, std::numeric_limits<I>::max()) - 1);
     for (int trial = 0; trial < 12; ++trial) {
       std::vector<I> idx(static_cast<size_t>(n));
       for (auto& v : idx) v = static_cast<I>(good(rng));
       if (trial > 0 && n > 0) {
         int64_t bad = bads[trial % 5];
         if (trial % 5 == 1 || trial % 5 == 2) bad += limit;
-        const size_t at = static_cast<size_t>(std::uniform_int_distribution<int64_t>(0, n - 1)(rng));
-        if (bad >= int64_t{std::numeric_limits<I>::min()} && bad <= int64_t{std::numeric_limits<I>::max()}) {
+        const size_t at =
+            static_cast<size_t>(std::uniform_int_distribution<int64_t>(0, n - 1)(rng));
+        if (bad >= int64_t{std::numeric_limits<I>::min()} &&
+            bad <= int64_t{std::numeric_limits<I>::max()}) {
           idx[at] = static_cast<I>(bad);
         }
       }

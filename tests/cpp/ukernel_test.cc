@@ -62,7 +62,8 @@ int64_t out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ce
 }
 
 Case random_case(std::mt19937& rng) {
-  static const int64_t kWidths[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 15, 16, 17, 31, 33, 64, 67, 130};
+  static const int64_t kWidths[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  11,
+                                    12, 15, 16, 17, 31, 33, 64, 67, 130};
   auto pick = [&](int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
@@ -181,9 +182,8 @@ void check_argmaxpool_on(const Case& c, const std::vector<T>& x) {
     const size_t base = static_cast<size_t>(batch_begin * ow_n);
     for (size_t o = 0; o < y.size(); ++o) {
       ASSERT_TRUE(same_bits(y[o], ref_y[base + o]) && idx[o] == ref_i[base + o])
-          << "output " << o << ": got " << y[o] << " at " << idx[o] << ", want "
-          << ref_y[base + o] << " at " << ref_i[base + o] << " (" << variants[0].name
-          << " row by row)";
+          << "output " << o << ": got " << y[o] << " at " << idx[o] << ", want " << ref_y[base + o]
+          << " at " << ref_i[base + o] << " (" << variants[0].name << " row by row)";
     }
   }
   r.count = 1;
@@ -216,7 +216,8 @@ TEST(Ukernel, K2s2NanFreePassAndItsFallback) {
         const size_t n = static_cast<size_t>(height * width);
         std::uniform_int_distribution<int> pick(0, 3);
         std::vector<float> ties(n);  // 0, -0, 1, -1: many ties, signed zeros
-        for (auto& v : ties) v = std::array<float, 4>{0.f, -0.f, 1.f, -1.f}[static_cast<size_t>(pick(rng))];
+        for (auto& v : ties)
+          v = std::array<float, 4>{0.f, -0.f, 1.f, -1.f}[static_cast<size_t>(pick(rng))];
         check_argmaxpool_on<float, int32_t>(c, ties);
         check_argmaxpool_on<float, int64_t>(c, ties);
         for (size_t at = 0; at < n; ++at) {
@@ -229,7 +230,8 @@ TEST(Ukernel, K2s2NanFreePassAndItsFallback) {
         infs[n / 2] = -inf;
         check_argmaxpool_on<float, int32_t>(c, infs);
         std::vector<float> huge(n);
-        for (size_t i = 0; i < n; ++i) huge[i] = (i % 3 == 0 ? -3e38f : 3e38f) - static_cast<float>(pick(rng)) * 1e37f;
+        for (size_t i = 0; i < n; ++i)
+          huge[i] = (i % 3 == 0 ? -3e38f : 3e38f) - static_cast<float>(pick(rng)) * 1e37f;
         check_argmaxpool_on<float, int32_t>(c, huge);
         if (::testing::Test::HasFatalFailure()) return;
       }
@@ -271,8 +273,7 @@ TEST(Ukernel, ConfigPicksTheBuildsVariants) {
   r.out_width = 8;
   EXPECT_EQ(name_of(), "argmaxpool_row__scalar_taps");
 #endif
-  EXPECT_EQ(std::string(uk::kArgmaxpoolVariants<float, int32_t>[0].name),
-            "argmaxpool_row__scalar");
+  EXPECT_EQ(std::string(uk::kArgmaxpoolVariants<float, int32_t>[0].name), "argmaxpool_row__scalar");
 }
 
 TEST(Ukernel, InteriorColumnsAreTheUnclippedWindows) {
@@ -292,9 +293,8 @@ TEST(Ukernel, InteriorColumnsAreTheUnclippedWindows) {
       for (int64_t ow = 0; ow < r.out_width; ++ow) {
         const int64_t w0 = ow * r.stride - r.pad;
         const bool inside = w0 >= 0 && w0 + (r.kernel - 1) * r.dilation + overread < r.width;
-        ASSERT_EQ(ow >= b && ow < e, inside)
-            << c.describe() << " overread " << overread << " ow " << ow << " range [" << b
-            << ", " << e << ")";
+        ASSERT_EQ(ow >= b && ow < e, inside) << c.describe() << " overread " << overread << " ow "
+                                             << ow << " range [" << b << ", " << e << ")";
       }
     }
   }

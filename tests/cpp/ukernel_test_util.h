@@ -41,8 +41,15 @@ T nan_with(bool negative, bool payload) {
 template <typename T>
 std::vector<T> random_values(std::mt19937& rng, size_t n) {
   const T inf = std::numeric_limits<T>::infinity();
-  const T specials[] = {T(0), -T(0), inf, -inf, nan_with<T>(false, false),
-                        nan_with<T>(true, false), nan_with<T>(false, true), T(1), T(-1)};
+  const T specials[] = {T(0),
+                        -T(0),
+                        inf,
+                        -inf,
+                        nan_with<T>(false, false),
+                        nan_with<T>(true, false),
+                        nan_with<T>(false, true),
+                        T(1),
+                        T(-1)};
   std::uniform_int_distribution<int> flavour(0, 3), special(0, 8), small(-2, 2), rare(0, 15);
   std::uniform_real_distribution<double> real(-100, 100);
   const int f = flavour(rng);

@@ -6,8 +6,8 @@
 
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -109,10 +109,15 @@ void check_all(int64_t D, int64_t H, int64_t W, int64_t od, int64_t oh, int64_t 
 
 TEST(UkernelWindows, EveryVariantGivesTheReferenceBits) {
   for (uint32_t seed : {0u, 11u, 12u}) {
-    for (const auto& c : std::vector<std::array<int64_t, 7>>{
-             {1, 1, 7, 1, 1, 3, 2},     {1, 5, 5, 1, 3, 3, 2},     {1, 9, 11, 1, 4, 7, 3},
-             {1, 4, 3, 1, 7, 9, 1},     {1, 112, 112, 1, 40, 40, 2}, {3, 5, 6, 2, 4, 4, 2},
-             {2, 3, 4, 5, 6, 7, 1},     {1, 16, 17, 1, 16, 17, 1}, {1, 13, 29, 1, 5, 11, 3}}) {
+    for (const auto& c : std::vector<std::array<int64_t, 7>>{{1, 1, 7, 1, 1, 3, 2},
+                                                             {1, 5, 5, 1, 3, 3, 2},
+                                                             {1, 9, 11, 1, 4, 7, 3},
+                                                             {1, 4, 3, 1, 7, 9, 1},
+                                                             {1, 112, 112, 1, 40, 40, 2},
+                                                             {3, 5, 6, 2, 4, 4, 2},
+                                                             {2, 3, 4, 5, 6, 7, 1},
+                                                             {1, 16, 17, 1, 16, 17, 1},
+                                                             {1, 13, 29, 1, 5, 11, 3}}) {
       check_all<float, int32_t>(c[0], c[1], c[2], c[3], c[4], c[5], c[6], seed, 3);
       check_all<double, int64_t>(c[0], c[1], c[2], c[3], c[4], c[5], c[6], seed, 5);
     }

@@ -32,8 +32,9 @@ std::string shape_error(const UnpoolParams& p, std::vector<int64_t> shape, Statu
 }
 
 TEST(UnpoolFreeErrors, StrideAndPaddingNeedAKernel) {
-  const std::string tail = " needs kernelSize (an unpool without kernel takes outputSize and no "
-                           "stride or padding)";
+  const std::string tail =
+      " needs kernelSize (an unpool without kernel takes outputSize and no "
+      "stride or padding)";
   UnpoolParams p = free_unpool(2, {4, 4});
   p.stride = size_scalar(2);
   EXPECT_EQ(shape_error(p, {1, 2, 2}, Status::kInvalidArgument), "maxUnpool2d: stride" + tail);
@@ -101,10 +102,12 @@ TEST(UnpoolFreeErrors, OutputSizeEntries) {
   Shape out;
   std::string err;
   ASSERT_EQ(unpool::max_unpool_shape(free_unpool(2, {1, 1}), make_shape({0, 3, 5, 5}), &out, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   EXPECT_EQ(shape_vec(out), (std::vector<int64_t>{0, 3, 1, 1}));
   ASSERT_EQ(unpool::max_unpool_shape(free_unpool(1, {big}), make_shape({2, 3, 4}), &out, &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   EXPECT_EQ(shape_vec(out), (std::vector<int64_t>{2, 3, big}));
 }
 
@@ -140,19 +143,19 @@ TEST(UnpoolFreeErrors, IndicesOutOfRangeWriteNothing) {
       std::string err;
       const std::string want = "maxUnpool2d: indices[10]=" + std::to_string(bad) +
                                " is out of range for output plane 2x3 (6 elements)";
-      EXPECT_EQ(unpool::max_unpool(p, in, DType::kFloat32, x.data(), it, idx.data(), y.data(),
-                                   &err),
-                Status::kInvalidIndex);
+      EXPECT_EQ(
+          unpool::max_unpool(p, in, DType::kFloat32, x.data(), it, idx.data(), y.data(), &err),
+          Status::kInvalidIndex);
       EXPECT_EQ(err, want);
       EXPECT_EQ(diff_values(y, std::vector<double>(24, -3.0)), "");
       EXPECT_EQ(unpool::max_unpool_check(p, in, it, idx.data(), &err), Status::kInvalidIndex);
       EXPECT_EQ(err, want);
       // The backward gather checks the same indices.
       Values go(DType::kFloat32, 24, 1.0), gi(DType::kFloat32, 12, -3.0);
-      EXPECT_EQ(unpool::max_unpool_backward(2, Layout::kChannelsFirst, make_shape({2, 2, 2, 3}),
-                                            in, DType::kFloat32, go.data(), it, idx.data(),
-                                            gi.data(), &err),
-                Status::kInvalidIndex);
+      EXPECT_EQ(
+          unpool::max_unpool_backward(2, Layout::kChannelsFirst, make_shape({2, 2, 2, 3}), in,
+                                      DType::kFloat32, go.data(), it, idx.data(), gi.data(), &err),
+          Status::kInvalidIndex);
       EXPECT_EQ(err, "maxUnpool2dBackward: indices[10]=" + std::to_string(bad) +
                          " is out of range for output plane 2x3 (6 elements)");
       EXPECT_EQ(diff_values(gi, std::vector<double>(12, -3.0)), "");
@@ -165,7 +168,8 @@ TEST(UnpoolFreeErrors, IndicesOutOfRangeWriteNothing) {
       EXPECT_EQ(err, want);
       Values yr(DType::kFloat32, 18, -3.0);
       EXPECT_EQ(unpool::run_max_unpool(plan, {0, 3}, x.data(), idx.data(), yr.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       Values y3(DType::kFloat32, 6, -3.0);
       const size_t at = it == IndexType::kInt32 ? 4 : 8;  // bytes per index
       EXPECT_EQ(unpool::run_max_unpool(plan, {3, 4}, x.data(),

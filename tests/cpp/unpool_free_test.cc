@@ -20,7 +20,8 @@ using unpool::Plan;
 using unpool::Status;
 using unpool::UnpoolParams;
 
-UnpoolParams free_unpool(int dims, std::vector<int64_t> out, Layout layout = Layout::kChannelsFirst) {
+UnpoolParams free_unpool(int dims, std::vector<int64_t> out,
+                         Layout layout = Layout::kChannelsFirst) {
   UnpoolParams p;
   p.dims = dims;
   p.output_size_count = static_cast<int32_t>(out.size());
@@ -85,43 +86,54 @@ void check_case(const Case& c) {
       const Shape in_l = cl ? channels_last_shape(in, c.dims) : in;
       Shape out_shape;
       ASSERT_EQ(unpool::max_unpool_shape(free_unpool(c.dims, out, layout), in_l, &out_shape, &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       Values xv(c.dtype, cl ? to_channels_last(x, batch, channels, ip) : x),
           y(c.dtype, want.size(), 3.0);
       Indices iv(c.itype, cl ? to_channels_last(idx, batch, channels, ip) : idx);
       ASSERT_EQ(unpool::max_unpool(free_unpool(c.dims, out, layout), in_l, c.dtype, xv.data(),
                                    c.itype, iv.data(), y.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       EXPECT_TRUE(y.guards_intact());
       const std::vector<double> got = read_values(y);
       ASSERT_EQ(diff_values(Values(c.dtype, cl ? to_channels_first(got, batch, channels, op) : got),
-                            want), "") << (cl ? "channels last" : "channels first");
+                            want),
+                "")
+          << (cl ? "channels last" : "channels first");
       std::vector<int64_t> want_shape = shape_vec(in_l);
       const int sp = cl ? static_cast<int>(shape.size()) - c.dims - 1
                         : static_cast<int>(shape.size()) - c.dims;
-      for (int i = 0; i < c.dims; ++i) want_shape[static_cast<size_t>(sp + i)] = out[static_cast<size_t>(i)];
+      for (int i = 0; i < c.dims; ++i)
+        want_shape[static_cast<size_t>(sp + i)] = out[static_cast<size_t>(i)];
       EXPECT_EQ(shape_vec(out_shape), want_shape);
       // The backward gather.
       Values gov(c.dtype, cl ? to_channels_last(go, batch, channels, op) : go),
           gi(c.dtype, x.size(), 3.0);
       ASSERT_EQ(unpool::max_unpool_backward(c.dims, layout, out_shape, in_l, c.dtype, gov.data(),
                                             c.itype, iv.data(), gi.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       const std::vector<double> ggot = read_values(gi);
-      ASSERT_EQ(diff_values(Values(c.dtype, cl ? to_channels_first(ggot, batch, channels, ip) : ggot),
-                            want_gi), "") << "backward";
+      ASSERT_EQ(
+          diff_values(Values(c.dtype, cl ? to_channels_first(ggot, batch, channels, ip) : ggot),
+                      want_gi),
+          "")
+          << "backward";
     }
     // Ranges of planes through buffers of their own.
     Plan plan;
     ASSERT_EQ(unpool::plan_max_unpool(free_unpool(c.dims, out), in, c.dtype, c.itype, &plan, &err),
-              Status::kOk) << err;
+              Status::kOk)
+        << err;
     for (int64_t b = 0; b < g.planes; b += 2) {
       const int64_t e = std::min(g.planes, b + 2);
       Values xr(c.dtype, part(x, b * ip, (e - b) * ip)),
           yr(c.dtype, static_cast<size_t>((e - b) * op), 3.0);
       Indices ir(c.itype, part(idx, b * ip, (e - b) * ip));
       ASSERT_EQ(unpool::run_max_unpool(plan, {b, e}, xr.data(), ir.data(), yr.data(), &err),
-                Status::kOk) << err;
+                Status::kOk)
+          << err;
       ASSERT_EQ(diff_values(yr, part(want, b * op, (e - b) * op)), "") << "planes " << b;
     }
   }
@@ -131,8 +143,10 @@ std::vector<Case> all_cases() {
   std::vector<Case> v;
   for (int dims = 1; dims <= 3; ++dims) {
     for (bool batched : {false, true}) {
-      v.push_back({dims, batched, DType::kFloat32, batched ? IndexType::kInt64 : IndexType::kInt32});
-      v.push_back({dims, batched, DType::kFloat64, batched ? IndexType::kInt32 : IndexType::kInt64});
+      v.push_back(
+          {dims, batched, DType::kFloat32, batched ? IndexType::kInt64 : IndexType::kInt32});
+      v.push_back(
+          {dims, batched, DType::kFloat64, batched ? IndexType::kInt32 : IndexType::kInt64});
     }
   }
   return v;
@@ -163,7 +177,8 @@ TEST(UnpoolFreeOps, EqualsTheKernelFormAtItsDefaultSize) {
   Indices idx(IndexType::kInt32, count(pooled));
   ASSERT_EQ(unpool::max_pool(pp, in, DType::kFloat32, x.data(), y.data(), IndexType::kInt32,
                              idx.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   UnpoolParams kf;
   kf.dims = 2;
   kf.kernel = size_scalar(2);
@@ -173,10 +188,12 @@ TEST(UnpoolFreeOps, EqualsTheKernelFormAtItsDefaultSize) {
   Values a(DType::kFloat32, 120, 1.0), b(DType::kFloat32, 120, 2.0);
   ASSERT_EQ(unpool::max_unpool(kf, pooled, DType::kFloat32, y.data(), IndexType::kInt32, idx.data(),
                                a.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   ASSERT_EQ(unpool::max_unpool(free_unpool(2, {5, 6}), pooled, DType::kFloat32, y.data(),
                                IndexType::kInt32, idx.data(), b.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   EXPECT_EQ(diff_values(b, read_values(a)), "");
   // 17 is far outside the kernel form's 3..5, and fine without a kernel.
   kf.output_size[0] = 17;
@@ -194,7 +211,8 @@ TEST(UnpoolFreeOps, LastWriteWins) {
   std::string err;
   ASSERT_EQ(unpool::max_unpool(free_unpool(1, {3}), make_shape({2, 3}), DType::kFloat64, x.data(),
                                IndexType::kInt64, idx.data(), y.data(), &err),
-            Status::kOk) << err;
+            Status::kOk)
+      << err;
   EXPECT_EQ(diff_values(y, {3, 0, 2, 0, 5, 6}), "");
 }
 

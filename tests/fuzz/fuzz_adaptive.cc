@@ -138,10 +138,12 @@ void run_range(const WindowArgs& a, const Geom& g, const unpool::Plan& p, const 
   if (a.op == WindowOp::kAdaptive) {
     s = unpool::run_adaptive_max_pool(p, r, x.data(), y.data(), idx.data(), &err);
   } else if (a.op == WindowOp::kFractional) {
-    Values u(a.dtype, unpool_test::as_doubles(unpool_test::part(d.samples, b * a.dims, n * a.dims)));
+    Values u(a.dtype,
+             unpool_test::as_doubles(unpool_test::part(d.samples, b * a.dims, n * a.dims)));
     s = unpool::run_fractional_max_pool(p, r, x.data(), u.data(), y.data(), idx.data(), &err);
   } else {
-    for (int64_t i = 0; i < n * ip; ++i) idx.set(static_cast<size_t>(i), d.raw[static_cast<size_t>(b * ip + i)]);
+    for (int64_t i = 0; i < n * ip; ++i)
+      idx.set(static_cast<size_t>(i), d.raw[static_cast<size_t>(b * ip + i)]);
     s = unpool::run_max_unpool(p, r, x.data(), idx.data(), y.data(), &err);
   }
   CHECK(y.guards_intact() && idx.guards_intact());
@@ -171,8 +173,9 @@ void run_channels_last(const WindowArgs& a, const Geom& g, const unpool::Plan& p
   Indices idx(a.itype, unpool ? unpool_test::to_channels_last(d.raw, batch, c, ip)
                               : std::vector<int64_t>(static_cast<size_t>(g.planes * op)));
   std::string err;
-  const Status s = unpool ? unpool::run_max_unpool(p, {}, x.data(), idx.data(), y.data(), &err)
-                          : unpool::run_adaptive_max_pool(p, {}, x.data(), y.data(), idx.data(), &err);
+  const Status s = unpool
+                       ? unpool::run_max_unpool(p, {}, x.data(), idx.data(), y.data(), &err)
+                       : unpool::run_adaptive_max_pool(p, {}, x.data(), y.data(), idx.data(), &err);
   CHECK(y.guards_intact() && idx.guards_intact());
   if (!ok) {
     CHECK(s == Status::kInvalidIndex);
@@ -181,9 +184,8 @@ void run_channels_last(const WindowArgs& a, const Geom& g, const unpool::Plan& p
   }
   CHECK(s == Status::kOk);
   const std::vector<double> got = unpool_test::read_values(y);
-  CHECK(unpool_test::diff_values(
-            Values(a.dtype, unpool_test::to_channels_first(got, batch, c, op)),
-            unpool_test::as_doubles(ry))
+  CHECK(unpool_test::diff_values(Values(a.dtype, unpool_test::to_channels_first(got, batch, c, op)),
+                                 unpool_test::as_doubles(ry))
             .empty());
   if (!unpool) {
     CHECK(unpool_test::to_channels_first(unpool_test::read_indices(idx), batch, c, op) == ridx);
@@ -230,9 +232,8 @@ void run_backward(const WindowArgs& a, const Geom& g, const Data<T>& d, const un
   if (!ok) return;  // no forward indices
   unpool::Plan bp;
   const Status ps = a.op == WindowOp::kAdaptive
-                        ? unpool::plan_adaptive_max_pool_backward(a.dims, a.layout(), in_shape,
-                                                                  out_shape, a.dtype, a.itype, &bp,
-                                                                  &err)
+                        ? unpool::plan_adaptive_max_pool_backward(
+                              a.dims, a.layout(), in_shape, out_shape, a.dtype, a.itype, &bp, &err)
                         : unpool::plan_fractional_max_pool_backward(a.dims, in_shape, out_shape,
                                                                     a.dtype, a.itype, &bp, &err);
   CHECK(ps == Status::kOk);

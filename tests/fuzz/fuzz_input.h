@@ -23,12 +23,12 @@
 #include "unpool/unpool.h"
 
 // Aborts with the failed condition: the fuzzer reports it as a crash.
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
+#define CHECK(cond)                                                                 \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
       std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                  \
-    }                                                                \
+      std::abort();                                                                 \
+    }                                                                               \
   } while (0)
 
 namespace unpool_fuzz {
@@ -43,8 +43,8 @@ class Reader {
     return static_cast<int16_t>(static_cast<uint16_t>(lo | (byte() << 8)));
   }
   double value() {
-    static const double kTable[16] = {0.0, -0.0, 1.0, -1.0, 2.0, 2.0, 0.5, -2.5,
-                                      3.0, 3.0, NAN, INFINITY, -INFINITY, 1e30, -7.0, 1.0};
+    static const double kTable[16] = {0.0, -0.0, 1.0, -1.0,     2.0,       2.0,  0.5,  -2.5,
+                                      3.0, 3.0,  NAN, INFINITY, -INFINITY, 1e30, -7.0, 1.0};
     return kTable[byte() & 15];
   }
   int64_t index() { return size(true); }
@@ -59,8 +59,7 @@ struct Args {
   int dims = 1;
   unpool::DType dtype = unpool::DType::kFloat32;
   unpool::IndexType itype = unpool::IndexType::kInt32;
-  bool ceil = false, batched = false, has_output_size = false, lists = false,
-       has_stride = false;
+  bool ceil = false, batched = false, has_output_size = false, lists = false, has_stride = false;
   int64_t kernel[3] = {}, stride[3] = {}, padding[3] = {}, dilation[3] = {};
   unpool::Shape input;
   int32_t output_size_count = -1;

@@ -85,12 +85,13 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
   Indices idx(a.itype, raw);
   std::string err;
   const unpool::UnpoolParams p = a.unpool();
-  const Status s = unpool::max_unpool(p, a.input, a.dtype, xv.data(), a.itype, idx.data(),
-                                      y.data(), &err);
+  const Status s =
+      unpool::max_unpool(p, a.input, a.dtype, xv.data(), a.itype, idx.data(), y.data(), &err);
   CHECK((s == Status::kOk) == in_range);
   Values gov(a.dtype, std::vector<double>(go.begin(), go.end())), gi(a.dtype, n_in, 9.0);
-  const Status bs = unpool::max_unpool_backward(a.dims, unpool::Layout::kChannelsFirst, out, a.input, a.dtype, gov.data(),
-                                                a.itype, idx.data(), gi.data(), &err);
+  const Status bs =
+      unpool::max_unpool_backward(a.dims, unpool::Layout::kChannelsFirst, out, a.input, a.dtype,
+                                  gov.data(), a.itype, idx.data(), gi.data(), &err);
   CHECK((bs == Status::kOk) == in_range);
   CHECK((unpool::max_unpool_check(p, a.input, a.itype, idx.data(), &err) == Status::kOk) ==
         in_range);
@@ -107,20 +108,23 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
       yr(a.dtype, static_cast<size_t>(range.count * plane), 9.0);
   Indices ir(a.itype, static_cast<size_t>(range.count * in_plane));
   for (int64_t i = 0; i < range.count * in_plane; ++i) {
-    xr.set(static_cast<size_t>(i), static_cast<double>(x[static_cast<size_t>(range.begin * in_plane + i)]));
+    xr.set(static_cast<size_t>(i),
+           static_cast<double>(x[static_cast<size_t>(range.begin * in_plane + i)]));
     ir.set(static_cast<size_t>(i), raw[static_cast<size_t>(range.begin * in_plane + i)]);
   }
   const Status rs = unpool_test::unpool_range(p, a.input, a.dtype, a.itype, range.r, xr.data(),
                                               ir.data(), yr.data(), &err);
   CHECK(rs == (!range.valid ? Status::kInvalidArgument
-                            : range_ok ? Status::kOk : Status::kInvalidIndex));
+               : range_ok   ? Status::kOk
+                            : Status::kInvalidIndex));
   CHECK(yr.guards_intact());
   // Expected: the range's planes zero-filled then scattered in order (the
   // whole run may have failed on an index outside the range), or untouched.
   std::vector<double> want(static_cast<size_t>(range.count * plane), rs == Status::kOk ? 0.0 : 9.0);
   for (int64_t i = 0; rs == Status::kOk && i < range.count * in_plane; ++i) {
     const int64_t at = (i / in_plane) * plane + ir.get(static_cast<size_t>(i));
-    want[static_cast<size_t>(at)] = static_cast<double>(x[static_cast<size_t>(range.begin * in_plane + i)]);
+    want[static_cast<size_t>(at)] =
+        static_cast<double>(x[static_cast<size_t>(range.begin * in_plane + i)]);
   }
   CHECK(unpool_test::diff_values(yr, want).empty());
   if (in_range && range.valid) {

@@ -52,9 +52,7 @@ struct WindowArgs {
   unpool::Layout layout() const {
     return channels_last ? unpool::Layout::kChannelsLast : unpool::Layout::kChannelsFirst;
   }
-  int64_t planes() const {
-    return batched ? input.dims[0] * input.dims[1] : input.dims[0];
-  }
+  int64_t planes() const { return batched ? input.dims[0] * input.dims[1] : input.dims[0]; }
   int64_t channels() const { return input.dims[batched ? 1 : 0]; }
   int64_t spatial(int i) const { return input.dims[input.rank - dims + i]; }
 };
@@ -105,22 +103,38 @@ inline WindowArgs read_window_args(Reader& r) {
 template <typename T>
 T read_sample(Reader& r) {
   switch (r.byte() & 15) {
-    case 0: return T(0);
-    case 1: return std::nextafter(T(1), T(0));
-    case 2: return T(1);
-    case 3: return -T(0);
-    case 4: return std::numeric_limits<T>::quiet_NaN();
-    case 5: return T(-0.25);
-    case 6: return T(1.5);
-    case 7: return T(0.999);
-    case 8: return T(0.25);
-    case 9: return T(0.75);
-    case 10: return T(0.1);
-    case 11: return T(0.9);
-    case 12: return T(0.3333);
-    case 13: return T(0.6180339887);
-    case 14: return std::nextafter(T(0), T(1));
-    default: return T(0.5);
+    case 0:
+      return T(0);
+    case 1:
+      return std::nextafter(T(1), T(0));
+    case 2:
+      return T(1);
+    case 3:
+      return -T(0);
+    case 4:
+      return std::numeric_limits<T>::quiet_NaN();
+    case 5:
+      return T(-0.25);
+    case 6:
+      return T(1.5);
+    case 7:
+      return T(0.999);
+    case 8:
+      return T(0.25);
+    case 9:
+      return T(0.75);
+    case 10:
+      return T(0.1);
+    case 11:
+      return T(0.9);
+    case 12:
+      return T(0.3333);
+    case 13:
+      return T(0.6180339887);
+    case 14:
+      return std::nextafter(T(0), T(1));
+    default:
+      return T(0.5);
   }
 }
 

@@ -29,8 +29,8 @@ inline bool dims_ok(const WindowArgs& a, bool unbatched_c_may_be_0) {
 }
 
 // One size per dim from `count` entries: 1 broadcasts; a list needs dims.
-inline bool sizes_ok(const WindowArgs& a, int32_t count, bool list, const int64_t* v, const bool* keep,
-              int64_t* out) {
+inline bool sizes_ok(const WindowArgs& a, int32_t count, bool list, const int64_t* v,
+                     const bool* keep, int64_t* out) {
   if (count < 1 || (count != a.dims && (list || count != 1))) return false;
   for (int i = 0; i < a.dims; ++i) {
     const int64_t s = v[count == 1 ? 0 : i];

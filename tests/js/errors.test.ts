@@ -133,7 +133,7 @@ describe('errors', () => {
               Array.from(out.indices), Array.from(u.data), Array.from(uOut)];
     };
     const expected = [[5, 9], [1, 1], [5, 9], [1, 1], [0, 5, 0, 0, 0, 9, 0, 0], [0, 5, 0, 0, 0, 9, 0, 0]];
-    expect(run()).toEqual(expected);  // the runtime now holds views of the current memory
+    expect(run()).toEqual(expected);  // the runtime's heap views follow the grown memory
     const heap = memoryUsage().heapBytes;
     const n = Math.ceil(heap / 4);  // a call larger than the heap: it must grow
     maxPool1d({ data: new Float32Array(n), shape: [1, 1, n] }, { kernelSize: n });

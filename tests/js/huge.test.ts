@@ -54,7 +54,7 @@ describe.skipIf(skipHuge)('a heap grown past 2 GiB in one call', () => {
     // block: its address is above 2^31 (a signed-pointer bug would show).
     // The block needs the heap to grow by more than dlmalloc asks sbrk for at
     // once (2 GiB), which the JS layer does in steps: on a fresh module this
-    // call used to fail with out_of_memory.
+    // call fails with out_of_memory without them.
     const n = 2 ** 29 + 2 ** 26;
     const go = { data: new Float32Array(n), shape: [1, 1, n] };
     go.data[5] = 3;

@@ -12,38 +12,38 @@ namespace unpool {
 
 // X(enumerator, code, name): the result of every entry point. The codes and
 // names are part of the JS API (UnpoolError.code is the name).
-#define UNPOOL_STATUS_LIST(X)                                                  \
-  X(kOk, 0, "ok")                                                              \
-  /* a parameter (kernel, stride, padding, ...) is bad */                      \
-  X(kInvalidArgument, 1, "invalid_argument")                                   \
-  /* a tensor has the wrong rank, an empty dim, or does not match another */   \
-  X(kInvalidShape, 2, "invalid_shape")                                         \
-  /* an index lies outside its plane */                                        \
-  X(kInvalidIndex, 3, "invalid_index")                                         \
-  /* unpool outputSize outside the valid range */                              \
-  X(kOutputSizeOutOfRange, 4, "output_size_out_of_range")                      \
-  /* a size overflows 64-bit arithmetic or the chosen index type */            \
+#define UNPOOL_STATUS_LIST(X)                                                \
+  X(kOk, 0, "ok")                                                            \
+  /* a parameter (kernel, stride, padding, ...) is bad */                    \
+  X(kInvalidArgument, 1, "invalid_argument")                                 \
+  /* a tensor has the wrong rank, an empty dim, or does not match another */ \
+  X(kInvalidShape, 2, "invalid_shape")                                       \
+  /* an index lies outside its plane */                                      \
+  X(kInvalidIndex, 3, "invalid_index")                                       \
+  /* unpool outputSize outside the valid range */                            \
+  X(kOutputSizeOutOfRange, 4, "output_size_out_of_range")                    \
+  /* a size overflows 64-bit arithmetic or the chosen index type */          \
   X(kTooLarge, 5, "too_large")
 
 // X(enumerator, code, name, C++ type): element types of values.
-#define UNPOOL_DTYPE_LIST(X)          \
-  X(kFloat32, 0, "float32", float)    \
+#define UNPOOL_DTYPE_LIST(X)       \
+  X(kFloat32, 0, "float32", float) \
   X(kFloat64, 1, "float64", double)
 
 // X(enumerator, code, name, C++ type): element types of indices.
-#define UNPOOL_INDEX_TYPE_LIST(X)     \
-  X(kInt32, 0, "int32", int32_t)      \
+#define UNPOOL_INDEX_TYPE_LIST(X) \
+  X(kInt32, 0, "int32", int32_t)  \
   X(kInt64, 1, "int64", int64_t)
 
 // X(enumerator, code, name): the ops a Plan can be made for.
-#define UNPOOL_OP_LIST(X)                          \
-  X(kMaxPool, 0, "maxPool")                        \
-  X(kMaxUnpool, 1, "maxUnpool")                    \
-  X(kMaxPoolBackward, 2, "maxPoolBackward")        \
-  X(kMaxUnpoolBackward, 3, "maxUnpoolBackward")    \
-  X(kAdaptiveMaxPool, 4, "adaptiveMaxPool")        \
-  X(kFractionalMaxPool, 5, "fractionalMaxPool")    \
-  X(kAdaptiveMaxPoolBackward, 6, "adaptiveMaxPoolBackward")   \
+#define UNPOOL_OP_LIST(X)                                   \
+  X(kMaxPool, 0, "maxPool")                                 \
+  X(kMaxUnpool, 1, "maxUnpool")                             \
+  X(kMaxPoolBackward, 2, "maxPoolBackward")                 \
+  X(kMaxUnpoolBackward, 3, "maxUnpoolBackward")             \
+  X(kAdaptiveMaxPool, 4, "adaptiveMaxPool")                 \
+  X(kFractionalMaxPool, 5, "fractionalMaxPool")             \
+  X(kAdaptiveMaxPoolBackward, 6, "adaptiveMaxPoolBackward") \
   X(kFractionalMaxPoolBackward, 7, "fractionalMaxPoolBackward")
 
 #define UNPOOL_ENUMERATOR(e, code, ...) e = code,
@@ -155,12 +155,12 @@ struct SizeRange {
 // size 1 with kernel 1, stride 1, padding 0, dilation 1.
 struct Geometry {
   Layout layout = Layout::kChannelsFirst;
-  int64_t channels = 1;        // C
-  int64_t planes = 0;          // (n, c) planes to run: N * C (or C when
-                               // unbatched), or those of a PlaneRange
-  int64_t first_plane = 0;     // the first of them, counted from the tensor's
-                               // start (messages name whole-tensor positions)
-  int64_t in[3] = {1, 1, 1};   // input spatial size (unpool: the pooled size)
+  int64_t channels = 1;  // C
+  int64_t planes = 0;  // (n, c) planes to run: N * C (or C when
+                       // unbatched), or those of a PlaneRange
+  int64_t first_plane = 0;  // the first of them, counted from the tensor's
+                            // start (messages name whole-tensor positions)
+  int64_t in[3] = {1, 1, 1};  // input spatial size (unpool: the pooled size)
   int64_t out[3] = {1, 1, 1};  // output spatial size (unpool: unpooled size)
   int64_t kernel[3] = {1, 1, 1};
   int64_t stride[3] = {1, 1, 1};
@@ -176,12 +176,12 @@ struct Geometry {
 // keep it as long as the shapes stay the same.
 struct Plan {
   Op op = Op::kMaxPool;
-  int32_t dims = 0;        // spatial dims
-  char name[40] = {};      // the op as messages name it: "maxPool2d"
+  int32_t dims = 0;  // spatial dims
+  char name[40] = {};  // the op as messages name it: "maxPool2d"
   DType dtype = DType::kFloat32;
   IndexType index_type = IndexType::kInt32;
-  Geometry geometry;       // every plane of the tensors
-  Shape output;            // the result's shape (pools: also the indices')
+  Geometry geometry;  // every plane of the tensors
+  Shape output;  // the result's shape (pools: also the indices')
   bool pool_geometry = false;  // max_pool_backward: kernel given, so windows
                                // wholly in padding are known
   bool regular = false;  // adaptive: every dim divides evenly, so the windows

@@ -30,41 +30,38 @@ int64_t numel(const Shape& shape);
 
 // Validates `params` and `input`, and stores the shape of the pooled output
 // (also the shape of the indices) in `output`.
-Status max_pool_shape(const PoolParams& params, const Shape& input,
-                      Shape* output, std::string* error);
+Status max_pool_shape(const PoolParams& params, const Shape& input, Shape* output,
+                      std::string* error);
 
 // Pools `x` (shape `input`, type `dtype`) into `y` and `indices`, both of the
 // shape given by max_pool_shape. First maximum wins ties; NaN wins and the
 // last NaN of a window gives the index. A window lying wholly in padding
 // gives -inf and the offset of its first (virtual) position, as PyTorch.
-Status max_pool(const PoolParams& params, const Shape& input, DType dtype,
-                const void* x, void* y, IndexType index_type, void* indices,
-                std::string* error);
+Status max_pool(const PoolParams& params, const Shape& input, DType dtype, const void* x, void* y,
+                IndexType index_type, void* indices, std::string* error);
 
 // ---- max unpool -----------------------------------------------------------
 
 // Validates and stores the unpooled shape in `output`.
-Status max_unpool_shape(const UnpoolParams& params, const Shape& input,
-                        Shape* output, std::string* error);
+Status max_unpool_shape(const UnpoolParams& params, const Shape& input, Shape* output,
+                        std::string* error);
 
 // The valid output size per spatial dim of unpooling `input` with `params`
 // (`output_size_count` is ignored). `ranges` receives `params.dims` entries.
-Status max_unpool_output_range(const UnpoolParams& params, const Shape& input,
-                               SizeRange* ranges, std::string* error);
+Status max_unpool_output_range(const UnpoolParams& params, const Shape& input, SizeRange* ranges,
+                               std::string* error);
 
 // Writes zeros to `y` then `y[plane][indices[i]] = x[i]` in order, so the
 // later of duplicate indices wins. `indices` has the shape of `input`.
-Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
-                  const void* x, IndexType index_type, const void* indices,
-                  void* y, std::string* error);
+Status max_unpool(const UnpoolParams& params, const Shape& input, DType dtype, const void* x,
+                  IndexType index_type, const void* indices, void* y, std::string* error);
 
 // Checks everything max_unpool checks, `indices` included, and writes
 // nothing: the status and message max_unpool would give. A caller that
 // streams an unpool plane range by plane range into a buffer of its own
 // calls it first, so that a bad index fails the call before any plane is out.
-Status max_unpool_check(const UnpoolParams& params, const Shape& input,
-                        IndexType index_type, const void* indices,
-                        std::string* error);
+Status max_unpool_check(const UnpoolParams& params, const Shape& input, IndexType index_type,
+                        const void* indices, std::string* error);
 
 // ---- backward passes ------------------------------------------------------
 
@@ -79,19 +76,16 @@ Status max_unpool_check(const UnpoolParams& params, const Shape& input,
 // `params.kernel.count` == 0 only `params.dims` is used and every index must
 // lie inside the plane.
 Status max_pool_backward(const PoolParams& params, const Shape& input_shape,
-                         const Shape& output_shape, DType dtype,
-                         const void* grad_output, IndexType index_type,
-                         const void* indices, void* grad_input,
+                         const Shape& output_shape, DType dtype, const void* grad_output,
+                         IndexType index_type, const void* indices, void* grad_input,
                          std::string* error);
 
 // Gradient of max_unpool w.r.t. its input, a gather:
 // `grad_input[i] = grad_output[plane][indices[i]]`. `grad_input` has the
 // shape of `indices`; `grad_output` has the unpooled shape; both in `layout`.
-Status max_unpool_backward(int32_t dims, Layout layout,
-                           const Shape& grad_output_shape,
-                           const Shape& indices_shape, DType dtype,
-                           const void* grad_output, IndexType index_type,
-                           const void* indices, void* grad_input,
+Status max_unpool_backward(int32_t dims, Layout layout, const Shape& grad_output_shape,
+                           const Shape& indices_shape, DType dtype, const void* grad_output,
+                           IndexType index_type, const void* indices, void* grad_input,
                            std::string* error);
 
 // ---- plans -----------------------------------------------------------------
@@ -109,34 +103,27 @@ const char* op_name(Op op);
 
 Status plan_max_pool(const PoolParams& params, const Shape& input, DType dtype,
                      IndexType index_type, Plan* plan, std::string* error);
-Status plan_max_unpool(const UnpoolParams& params, const Shape& input,
-                       DType dtype, IndexType index_type, Plan* plan,
-                       std::string* error);
+Status plan_max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
+                       IndexType index_type, Plan* plan, std::string* error);
 // `input_shape`: the pooled input's shape (that of `grad_input`);
 // `grad_output_shape`: that of `grad_output` and the indices.
-Status plan_max_pool_backward(const PoolParams& params,
-                              const Shape& input_shape,
-                              const Shape& grad_output_shape, DType dtype,
-                              IndexType index_type, Plan* plan,
-                              std::string* error);
-Status plan_max_unpool_backward(int32_t dims, Layout layout,
-                                const Shape& grad_output_shape,
-                                const Shape& indices_shape, DType dtype,
-                                IndexType index_type, Plan* plan,
-                                std::string* error);
+Status plan_max_pool_backward(const PoolParams& params, const Shape& input_shape,
+                              const Shape& grad_output_shape, DType dtype, IndexType index_type,
+                              Plan* plan, std::string* error);
+Status plan_max_unpool_backward(int32_t dims, Layout layout, const Shape& grad_output_shape,
+                                const Shape& indices_shape, DType dtype, IndexType index_type,
+                                Plan* plan, std::string* error);
 
 // Each run_* takes a plan of its op (else kInvalidArgument). Pointers point
 // at plane `planes.begin` of each tensor (see PlaneRange).
-Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x,
-                    void* y, void* indices, std::string* error);
-Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x,
-                      const void* indices, void* y, std::string* error);
-Status run_max_pool_backward(const Plan& plan, PlaneRange planes,
-                             const void* grad_output, const void* indices,
-                             void* grad_input, std::string* error);
-Status run_max_unpool_backward(const Plan& plan, PlaneRange planes,
-                               const void* grad_output, const void* indices,
-                               void* grad_input, std::string* error);
+Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y, void* indices,
+                    std::string* error);
+Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x, const void* indices,
+                      void* y, std::string* error);
+Status run_max_pool_backward(const Plan& plan, PlaneRange planes, const void* grad_output,
+                             const void* indices, void* grad_input, std::string* error);
+Status run_max_unpool_backward(const Plan& plan, PlaneRange planes, const void* grad_output,
+                               const void* indices, void* grad_input, std::string* error);
 
 // The status and message that run_max_unpool or run_max_unpool_backward
 // would give for `indices` (the whole tensor), writing nothing: a caller that
@@ -152,9 +139,8 @@ Status check_indices(const Plan& plan, const void* indices, std::string* error);
 // [floor(o * I / O), ceil((o + 1) * I / O)) (PyTorch's AdaptivePooling.h);
 // O > I repeats windows. Where every dim divides evenly the windows are a
 // max pool's with kernel = stride = I / O, and its kernels run.
-Status plan_adaptive_max_pool(const AdaptivePoolParams& params, const Shape& input,
-                              DType dtype, IndexType index_type, Plan* plan,
-                              std::string* error);
+Status plan_adaptive_max_pool(const AdaptivePoolParams& params, const Shape& input, DType dtype,
+                              IndexType index_type, Plan* plan, std::string* error);
 Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
                              void* indices, std::string* error);
 
@@ -164,8 +150,8 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
 // sample 0 drives W and 1 drives H; in 3d 0 drives D, 1 H and 2 W. The
 // samples pointer of a run points at plane `planes.begin`'s samples.
 Status plan_fractional_max_pool(const FractionalPoolParams& params, const Shape& input,
-                                const Shape& samples_shape, DType dtype,
-                                IndexType index_type, Plan* plan, std::string* error);
+                                const Shape& samples_shape, DType dtype, IndexType index_type,
+                                Plan* plan, std::string* error);
 Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* x,
                                const void* random_samples, void* y, void* indices,
                                std::string* error);
@@ -179,18 +165,17 @@ Status plan_adaptive_max_pool_backward(int32_t dims, Layout layout, const Shape&
                                        IndexType index_type, Plan* plan, std::string* error);
 Status plan_fractional_max_pool_backward(int32_t dims, const Shape& input_shape,
                                          const Shape& grad_output_shape, DType dtype,
-                                         IndexType index_type, Plan* plan,
-                                         std::string* error);
+                                         IndexType index_type, Plan* plan, std::string* error);
 
 // ---- index formats ----------------------------------------------------------
 
 // How other runtimes count argmax indices. `plane` is the spatial size of
 // the pooled input, `offset` the row-major spatial offset (PyTorch's index).
 enum class IndexFormat : int32_t {
-  kPyTorch = 0,          // offset
-  kOnnx = 1,             // (n * C + c) * plane + offset (MaxPool Indices)
+  kPyTorch = 0,  // offset
+  kOnnx = 1,  // (n * C + c) * plane + offset (MaxPool Indices)
   kOnnxColumnMajor = 2,  // the same with a column-major offset (storage_order=1)
-  kTensorFlow = 3,       // offset * C + c (max_pool_with_argmax)
+  kTensorFlow = 3,  // offset * C + c (max_pool_with_argmax)
   kTensorFlowWithBatch = 4,  // ((n * plane) + offset) * C + c
                              // (include_batch_in_index=True)
 };
@@ -205,9 +190,8 @@ const char* index_format_name(IndexFormat format);
 // Every source index must point into its own (n, c) plane, else
 // kInvalidIndex names the first one that does not. `src` and `dst` may be
 // the same buffer when the index types are equal.
-Status convert_indices(int32_t dims, Layout layout, const Shape& input,
-                       const Shape& indices_shape, IndexFormat from,
-                       IndexType from_type, const void* src, IndexFormat to,
+Status convert_indices(int32_t dims, Layout layout, const Shape& input, const Shape& indices_shape,
+                       IndexFormat from, IndexType from_type, const void* src, IndexFormat to,
                        IndexType to_type, void* dst, std::string* error);
 
 }  // namespace unpool

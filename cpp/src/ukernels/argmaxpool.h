@@ -31,11 +31,11 @@ struct ArgmaxRow {
   int64_t first_row;  // offset of output row 0's window's first row after
                       // PyTorch's clipping, even when it is not a valid row
                       // (nrows = 0)
-  int64_t width;      // W of the input plane
+  int64_t width;  // W of the input plane
   int64_t out_width;  // number of outputs in each row
   int64_t kernel, stride, pad, dilation;  // along W
-  int64_t count;      // number of output rows, >= 1
-  int64_t step;       // offset from one output row's window to the next
+  int64_t count;  // number of output rows, >= 1
+  int64_t step;  // offset from one output row's window to the next
 };
 
 // Runs `one(row, y_t, idx_t)` on each output row of `r` in turn, `row` being
@@ -60,8 +60,8 @@ inline void for_each_row(const ArgmaxRow& r, T* y, I* idx, One one) {
 // larger.
 template <typename T, typename I>
 __attribute__((noinline)) void argmaxpool_cols__scalar(const T* x, const ArgmaxRow& r,
-                                                      int64_t ow_begin, int64_t ow_end, T* y,
-                                                      I* idx) {
+                                                       int64_t ow_begin, int64_t ow_end, T* y,
+                                                       I* idx) {
   for (int64_t ow = ow_begin; ow < ow_end; ++ow) {
     const Window win = clipped_window(ow, r.width, r.kernel, r.stride, r.pad, r.dilation);
     const int64_t w0 = win.start, w1 = win.end;
@@ -121,8 +121,7 @@ void argmaxpool_row__scalar_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx);
 // The output columns of `r` whose window row lies wholly inside the input
 // row (unclipped_range along W). Columns outside need clipping: SIMD kernels
 // leave them to argmaxpool_cols__scalar.
-inline void interior_columns(const ArgmaxRow& r, int64_t overread,
-                             int64_t* begin, int64_t* end) {
+inline void interior_columns(const ArgmaxRow& r, int64_t overread, int64_t* begin, int64_t* end) {
   unclipped_range(r.width, r.out_width, r.kernel, r.stride, r.pad, r.dilation, overread, begin,
                   end);
 }
@@ -145,70 +144,70 @@ template <typename T, typename I>
 void argmaxpool_row__scalar_taps(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
-  for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, T* __restrict yt,
-                                          I* __restrict it) {
-    if (row.nrows == 0 || begin >= end) {
-      argmaxpool_cols__scalar(x, row, 0, row.out_width, yt, it);
-      return;
-    }
-    argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
-    const int64_t s = row.stride;
-    for (int64_t k = 0; k < row.nrows; ++k) {
-      const int64_t o = row.first_row + row.rows[k];
-      const T* in = x + o;
-      for (int64_t j = 0; j < row.kernel; ++j) {
-        // Tap j of output ow reads column ow * s + shift; every offset here
-        // is a valid input offset, so it fits I.
-        const int64_t shift = j * row.dilation - row.pad;
-        const I base = static_cast<I>(o + shift);
-        if (k == 0 && j == 0) {  // the scalar kernel's initial position
-          for (int64_t ow = begin; ow < end; ++ow) {
-            yt[ow] = in[ow * s + shift];
-            it[ow] = static_cast<I>(base + static_cast<I>(ow * s));
-          }
-          continue;
-        }
-        for (int64_t ow = begin; ow < end; ++ow) {
-          T best = yt[ow];
-          I best_i = it[ow];
-          detail::take(in[ow * s + shift], static_cast<I>(base + static_cast<I>(ow * s)), &best,
-                       &best_i);
-          yt[ow] = best;
-          it[ow] = best_i;
-        }
-      }
-    }
-    argmaxpool_cols__scalar(x, row, end, row.out_width, yt, it);
-  });
+  for_each_row(r, y, idx,
+               [x, begin, end](const ArgmaxRow& row, T* __restrict yt, I* __restrict it) {
+                 if (row.nrows == 0 || begin >= end) {
+                   argmaxpool_cols__scalar(x, row, 0, row.out_width, yt, it);
+                   return;
+                 }
+                 argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
+                 const int64_t s = row.stride;
+                 for (int64_t k = 0; k < row.nrows; ++k) {
+                   const int64_t o = row.first_row + row.rows[k];
+                   const T* in = x + o;
+                   for (int64_t j = 0; j < row.kernel; ++j) {
+                     // Tap j of output ow reads column ow * s + shift; every offset here
+                     // is a valid input offset, so it fits I.
+                     const int64_t shift = j * row.dilation - row.pad;
+                     const I base = static_cast<I>(o + shift);
+                     if (k == 0 && j == 0) {  // the scalar kernel's initial position
+                       for (int64_t ow = begin; ow < end; ++ow) {
+                         yt[ow] = in[ow * s + shift];
+                         it[ow] = static_cast<I>(base + static_cast<I>(ow * s));
+                       }
+                       continue;
+                     }
+                     for (int64_t ow = begin; ow < end; ++ow) {
+                       T best = yt[ow];
+                       I best_i = it[ow];
+                       detail::take(in[ow * s + shift],
+                                    static_cast<I>(base + static_cast<I>(ow * s)), &best, &best_i);
+                       yt[ow] = best;
+                       it[ow] = best_i;
+                     }
+                   }
+                 }
+                 argmaxpool_cols__scalar(x, row, end, row.out_width, yt, it);
+               });
 }
 
 template <typename T, typename I>
 void argmaxpool_row__scalar_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
-  for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, T* __restrict yt,
-                                          I* __restrict it) {
-    argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
-    // A fixed 2x2 window (2d interior rows): four taps fused. Every offset
-    // below is a valid input offset, so it fits I.
-    const int64_t o0 = row.first_row + row.rows[0], o1 = row.first_row + row.rows[1];
-    const T* row0 = x + o0;
-    const T* row1 = x + o1;
-    const I off0 = static_cast<I>(o0 - row.pad);
-    const I off1 = static_cast<I>(o1 - row.pad);
-    for (int64_t ow = begin; ow < end; ++ow) {
-      const int64_t w = 2 * ow - row.pad;
-      const I c = static_cast<I>(2 * ow);
-      T best = row0[w];
-      I best_i = off0 + c;
-      detail::take(row0[w + 1], static_cast<I>(off0 + c + 1), &best, &best_i);
-      detail::take(row1[w], static_cast<I>(off1 + c), &best, &best_i);
-      detail::take(row1[w + 1], static_cast<I>(off1 + c + 1), &best, &best_i);
-      yt[ow] = best;
-      it[ow] = best_i;
-    }
-    argmaxpool_cols__scalar(x, row, end, row.out_width, yt, it);
-  });
+  for_each_row(r, y, idx,
+               [x, begin, end](const ArgmaxRow& row, T* __restrict yt, I* __restrict it) {
+                 argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
+                 // A fixed 2x2 window (2d interior rows): four taps fused. Every offset
+                 // below is a valid input offset, so it fits I.
+                 const int64_t o0 = row.first_row + row.rows[0], o1 = row.first_row + row.rows[1];
+                 const T* row0 = x + o0;
+                 const T* row1 = x + o1;
+                 const I off0 = static_cast<I>(o0 - row.pad);
+                 const I off1 = static_cast<I>(o1 - row.pad);
+                 for (int64_t ow = begin; ow < end; ++ow) {
+                   const int64_t w = 2 * ow - row.pad;
+                   const I c = static_cast<I>(2 * ow);
+                   T best = row0[w];
+                   I best_i = off0 + c;
+                   detail::take(row0[w + 1], static_cast<I>(off0 + c + 1), &best, &best_i);
+                   detail::take(row1[w], static_cast<I>(off1 + c), &best, &best_i);
+                   detail::take(row1[w + 1], static_cast<I>(off1 + c + 1), &best, &best_i);
+                   yt[ow] = best;
+                   it[ow] = best_i;
+                 }
+                 argmaxpool_cols__scalar(x, row, end, row.out_width, yt, it);
+               });
 }
 
 }  // namespace ukernels

@@ -44,8 +44,8 @@ struct HalfMax {
 // argmaxpool_cols__scalar for 16-bit values.
 template <typename H, typename I>
 __attribute__((noinline)) void argmaxpool_cols_half__scalar(const H* x, const ArgmaxRow& r,
-                                                            int64_t ow_begin, int64_t ow_end,
-                                                            H* y, I* idx) {
+                                                            int64_t ow_begin, int64_t ow_end, H* y,
+                                                            I* idx) {
   for (int64_t ow = ow_begin; ow < ow_end; ++ow) {
     int64_t w0 = ow * r.stride - r.pad;
     int64_t w1 = w0 + (r.kernel - 1) * r.dilation + 1;
@@ -103,8 +103,7 @@ void scatter_add_half__scalar(const H* go, const I* idx, int64_t n, H* gi) {
 
 // The same, skipping offsets outside [0, limit) (windows wholly in padding).
 template <typename H, typename I>
-void scatter_add_half_in_range__scalar(const H* go, const I* idx, int64_t n, int64_t limit,
-                                       H* gi) {
+void scatter_add_half_in_range__scalar(const H* go, const I* idx, int64_t n, int64_t limit, H* gi) {
   for (int64_t o = 0; o < n; ++o) {
     const int64_t i = static_cast<int64_t>(idx[o]);
     if (i < 0 || i >= limit) continue;
@@ -144,8 +143,7 @@ template <typename I>
 inline void store_indices(v128_t code4, int32_t first, int32_t row_delta, I* idx);
 
 template <>
-inline void store_indices<int32_t>(v128_t code4, int32_t first, int32_t row_delta,
-                                   int32_t* idx) {
+inline void store_indices<int32_t>(v128_t code4, int32_t first, int32_t row_delta, int32_t* idx) {
   const v128_t base = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 2, 4, 6));
   const v128_t col = wasm_v128_and(code4, wasm_i32x4_splat(1));
   const v128_t row = wasm_i32x4_mul(wasm_i32x4_shr(code4, 1), wasm_i32x4_splat(row_delta));
@@ -153,8 +151,7 @@ inline void store_indices<int32_t>(v128_t code4, int32_t first, int32_t row_delt
 }
 
 template <>
-inline void store_indices<int64_t>(v128_t code4, int32_t first, int32_t row_delta,
-                                   int64_t* idx) {
+inline void store_indices<int64_t>(v128_t code4, int32_t first, int32_t row_delta, int64_t* idx) {
   int32_t v[4];
   store_indices<int32_t>(code4, first, row_delta, v);
   for (int j = 0; j < 4; ++j) idx[j] = v[j];
@@ -188,10 +185,10 @@ void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I*
       for (int k = 0; k < row.nrows; ++k) {
         const H* p = x + (k == 0 ? o0 : o1) + w;
         const v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
-        const v128_t even = wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21,
-                                               24, 25, 28, 29);
-        const v128_t odd = wasm_i8x16_shuffle(lo, hi, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23,
-                                              26, 27, 30, 31);
+        const v128_t even =
+            wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
+        const v128_t odd =
+            wasm_i8x16_shuffle(lo, hi, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
         half_simd::take<H>(even, static_cast<int16_t>(2 * k), &key, &bits, &code);
         half_simd::take<H>(odd, static_cast<int16_t>(2 * k + 1), &key, &bits, &code);
       }

@@ -19,8 +19,8 @@ namespace ukernels {
 // Every valid tap and the window's first position fit I.
 struct ArgmaxNhwc {
   int64_t start[3], end[3], dilation[3];  // D, H, W
-  int64_t height, width;                  // H, W of the input plane
-  int64_t channels;                       // C: from one position to the next
+  int64_t height, width;  // H, W of the input plane
+  int64_t channels;  // C: from one position to the next
 };
 
 // The guard of variants that take any position.
@@ -35,8 +35,8 @@ constexpr int64_t kNhwcBlock = 16;
 
 // Channels [0, cn) (cn <= kNhwcBlock) of the position's block at x, y, idx.
 template <typename T, typename I>
-inline void argmaxpool_nhwc_block__scalar(const T* __restrict x, const ArgmaxNhwc& p,
-                                          int64_t cn, T* __restrict y, I* __restrict idx) {
+inline void argmaxpool_nhwc_block__scalar(const T* __restrict x, const ArgmaxNhwc& p, int64_t cn,
+                                          T* __restrict y, I* __restrict idx) {
   const int64_t H = p.height, W = p.width, C = p.channels;
   T best[kNhwcBlock];
   I at_best[kNhwcBlock];
@@ -70,7 +70,7 @@ inline void argmaxpool_nhwc_block__scalar(const T* __restrict x, const ArgmaxNhw
 // position loop, its copies made the module larger.
 template <typename T, typename I>
 __attribute__((noinline)) void argmaxpool_nhwc__scalar(const T* x, const ArgmaxNhwc& p, T* y,
-                                                     I* idx) {
+                                                       I* idx) {
   for (int64_t c0 = 0; c0 < p.channels; c0 += kNhwcBlock) {
     const int64_t cn = p.channels - c0 < kNhwcBlock ? p.channels - c0 : kNhwcBlock;
     argmaxpool_nhwc_block__scalar<T, I>(x + c0, p, cn, y + c0, idx + c0);

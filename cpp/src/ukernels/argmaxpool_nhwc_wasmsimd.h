@@ -55,8 +55,7 @@ __attribute__((always_inline)) inline void argmaxpool_nhwc_block(const float* __
     wasm_v128_store(idx + 4 * v, at_best[v]);
   }
   if (cn % 4) {
-    argmaxpool_nhwc_block__scalar<float, int32_t>(x + 4 * vn, p, cn % 4, y + 4 * vn,
-                                                  idx + 4 * vn);
+    argmaxpool_nhwc_block__scalar<float, int32_t>(x + 4 * vn, p, cn % 4, y + 4 * vn, idx + 4 * vn);
   }
 }
 
@@ -69,7 +68,7 @@ constexpr bool argmaxpool_nhwc__wasmsimd_applies(const ArgmaxNhwc&) {
 }
 template <typename T, typename I>
 __attribute__((noinline)) void argmaxpool_nhwc__wasmsimd(const T* x, const ArgmaxNhwc& p, T* y,
-                                                       I* idx) {
+                                                         I* idx) {
   if constexpr (std::is_same<T, float>::value && std::is_same<I, int32_t>::value) {
     for (int64_t c0 = 0; c0 < p.channels; c0 += kNhwcBlock) {
       const int64_t cn = p.channels - c0 < kNhwcBlock ? p.channels - c0 : kNhwcBlock;

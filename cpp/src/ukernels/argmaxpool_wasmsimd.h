@@ -44,8 +44,8 @@ namespace wasmsimd {
 // in the interior is tap first_row + w0. Taking that tap unconditionally
 // gives the same bits: a -inf there keeps -inf and the index.
 template <typename T, typename I, typename Load>
-int64_t argmax_groups(const T* x, const ArgmaxRow& r, int64_t begin,
-                      int64_t end, Load load, T* y, I* idx) {
+int64_t argmax_groups(const T* x, const ArgmaxRow& r, int64_t begin, int64_t end, Load load, T* y,
+                      I* idx) {
   constexpr int64_t L = Vec<T>::kLanes;
   Idx<T, I> acc(r.stride);
   int64_t ow = begin;
@@ -75,8 +75,8 @@ int64_t argmax_groups(const T* x, const ArgmaxRow& r, int64_t begin,
 // idx updated in place. Every splat is loop-invariant and each group costs
 // one add for its indices, where argmax_groups pays a splat, an add and a
 // bitselect per tap. Returns the first column not done.
-inline int64_t argmax_taps_s1(const float* x, const ArgmaxRow& r, int64_t begin,
-                              int64_t end, float* y, int32_t* idx) {
+inline int64_t argmax_taps_s1(const float* x, const ArgmaxRow& r, int64_t begin, int64_t end,
+                              float* y, int32_t* idx) {
   const int64_t stop = begin + (end - begin) / 4 * 4;
   const v128_t step = wasm_i32x4_splat(4), lanes = wasm_i32x4_make(0, 1, 2, 3);
   for (int64_t k = 0; k < r.nrows; ++k) {
@@ -85,8 +85,7 @@ inline int64_t argmax_taps_s1(const float* x, const ArgmaxRow& r, int64_t begin,
     for (int64_t j = 0; j < r.kernel; ++j) {
       // Output ow reads column ow + shift: a valid offset, so it fits int32.
       const int64_t shift = j * r.dilation - r.pad;
-      v128_t vi = wasm_i32x4_add(
-          wasm_i32x4_splat(static_cast<int32_t>(o + shift + begin)), lanes);
+      v128_t vi = wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(o + shift + begin)), lanes);
       if (k == 0 && j == 0) {  // the scalar kernel's initial position
         for (int64_t ow = begin; ow < stop; ow += 4) {
           wasm_v128_store(y + ow, wasm_v128_load(row + ow + shift));
@@ -125,11 +124,11 @@ void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
     argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
     int64_t done;
     if (row.stride == 1) {
-      done = wasmsimd::argmax_groups(x, row, begin, end, [](const T* p) { return V::load(p); },
-                                     yt, it);
+      done = wasmsimd::argmax_groups(
+          x, row, begin, end, [](const T* p) { return V::load(p); }, yt, it);
     } else if (row.stride == 2) {
-      done = wasmsimd::argmax_groups(x, row, begin, end,
-                                     [](const T* p) { return V::load_s2(p); }, yt, it);
+      done = wasmsimd::argmax_groups(
+          x, row, begin, end, [](const T* p) { return V::load_s2(p); }, yt, it);
     } else {
       const int64_t s = row.stride;
       done = wasmsimd::argmax_groups(

@@ -114,8 +114,7 @@ inline void combine(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
 // leaves it NaN, and so does inf + -inf, a false alarm that costs only a
 // redo.
 template <typename T>
-inline void pair_winner_ordered(const T* p, v128_t dist, v128_t* best, v128_t* neg,
-                                v128_t* sum) {
+inline void pair_winner_ordered(const T* p, v128_t dist, v128_t* best, v128_t* neg, v128_t* sum) {
   v128_t even, odd;
   Vec<T>::load_pairs(p, &even, &odd);
   *best = Vec<T>::pmax(even, odd);
@@ -154,8 +153,8 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
 // rather than going scalar, which matters on small planes. The loop is
 // restarted for it so that the group is compiled once.
 template <int N, typename T, typename I>
-__attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r,
-                                                  int64_t begin, int64_t end, T* y, I* idx) {
+__attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r, int64_t begin,
+                                                  int64_t end, T* y, I* idx) {
   static_assert(sizeof(void*) == 4, "offsets in int32 lanes need a wasm32 memory");
   constexpr int64_t L = Vec<T>::kLanes;
   const int64_t* const rows = r.rows;

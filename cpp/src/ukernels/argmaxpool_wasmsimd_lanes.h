@@ -67,9 +67,7 @@ struct Vec<double> {
   static v128_t load_s2(const double* p) {
     return wasm_i64x2_shuffle(wasm_v128_load(p), wasm_v128_load(p + 2), 0, 2);
   }
-  static v128_t load_strided(const double* p, int64_t s) {
-    return wasm_f64x2_make(p[0], p[s]);
-  }
+  static v128_t load_strided(const double* p, int64_t s) { return wasm_f64x2_make(p[0], p[s]); }
   static void load_pairs(const double* p, v128_t* even, v128_t* odd) {
     const v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 2);
     *even = wasm_i64x2_shuffle(a, b, 0, 2);
@@ -103,7 +101,9 @@ template <>
 struct Idx<float, int64_t> {
   v128_t lo, hi, off_lo, off_hi;
   explicit Idx(int64_t s)
-      : lo(wasm_i64x2_splat(0)), hi(lo), off_lo(wasm_i64x2_make(0, s)),
+      : lo(wasm_i64x2_splat(0)),
+        hi(lo),
+        off_lo(wasm_i64x2_make(0, s)),
         off_hi(wasm_i64x2_make(2 * s, 3 * s)) {}
   void set(int64_t base) {
     const v128_t b = wasm_i64x2_splat(base);

@@ -64,8 +64,8 @@ void argmaxpool_windows__scalar(const T* x, const ArgmaxWindows& a, T* y, I* idx
 // planes side by side. y and idx hold every output position's C results; the
 // channel loop is innermost and contiguous, so it vectorises.
 template <typename T, typename I>
-void argmaxpool_windows_nhwc__scalar(const T* x, const ArgmaxWindows& a, int64_t channels,
-                                     T* y, I* idx) {
+void argmaxpool_windows_nhwc__scalar(const T* x, const ArgmaxWindows& a, int64_t channels, T* y,
+                                     I* idx) {
   const int64_t H = a.in_h, W = a.in_w, C = channels;
   for (int64_t od = 0; od < a.d.out; ++od) {
     for (int64_t oh = 0; oh < a.h.out; ++oh) {

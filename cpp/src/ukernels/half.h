@@ -37,7 +37,7 @@ struct HalfTraits;
 
 template <>
 struct HalfTraits<Float16> {
-  static constexpr uint16_t kInf = 0x7c00;      // magnitude of +-inf; above: NaN
+  static constexpr uint16_t kInf = 0x7c00;  // magnitude of +-inf; above: NaN
   static constexpr uint16_t kNegInf = 0xfc00;
 
   // Exact: every binary16 value is a float32 value.

@@ -41,8 +41,7 @@ void scatter_add__scalar(const T* go, const I* idx, int64_t n, T* gi) {
 // The same, skipping offsets outside [0, limit): those of pool windows that
 // lie wholly in padding, where PyTorch writes outside the plane.
 template <typename T, typename I>
-void scatter_add_in_range__scalar(const T* go, const I* idx, int64_t n,
-                                  int64_t limit, T* gi) {
+void scatter_add_in_range__scalar(const T* go, const I* idx, int64_t n, int64_t limit, T* gi) {
   for (int64_t o = 0; o < n; ++o) {
     const int64_t v = static_cast<int64_t>(idx[o]);
     if (v >= 0 && v < limit) gi[v] += go[o];

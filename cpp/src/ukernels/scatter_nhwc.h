@@ -31,8 +31,8 @@ void unpool_nhwc__scalar(const T* x, const I* idx, int64_t n, int64_t channels, 
 // pool backward: offsets checked to lie in the plane all pass the test, and
 // one loop keeps the module smaller than two.
 template <typename T, typename I>
-void scatter_add_nhwc__scalar(const T* go, const I* idx, int64_t n, int64_t channels,
-                              int64_t limit, T* gi) {
+void scatter_add_nhwc__scalar(const T* go, const I* idx, int64_t n, int64_t channels, int64_t limit,
+                              T* gi) {
   const int64_t C = channels;
   for (int64_t o = 0; o < n; ++o, go += C, idx += C) {
     for (int64_t c = 0; c < C; ++c) {

@@ -26,8 +26,8 @@ using ArgmaxpoolNhwcFn = void (*)(const T* x, const ArgmaxNhwc& p, T* y, I* idx)
 template <typename T, typename I>
 using ArgmaxpoolWindowsFn = void (*)(const T* x, const ArgmaxWindows& a, T* y, I* idx);
 template <typename T, typename I>
-using ArgmaxpoolWindowsNhwcFn = void (*)(const T* x, const ArgmaxWindows& a, int64_t channels,
-                                         T* y, I* idx);
+using ArgmaxpoolWindowsNhwcFn = void (*)(const T* x, const ArgmaxWindows& a, int64_t channels, T* y,
+                                         I* idx);
 template <typename T, typename I>
 using UnpoolFn = void (*)(const T* x, const I* idx, int64_t n, T* y);
 template <typename T, typename I>
@@ -67,8 +67,7 @@ constexpr Variant<ArgmaxpoolFn<T, I>, bool (*)(const ArgmaxRow&)> kArgmaxpoolVar
 #include "ukernels/variants.inc"
 };
 template <typename T, typename I>
-constexpr Variant<ArgmaxpoolNhwcFn<T, I>, bool (*)(const ArgmaxNhwc&)>
-    kArgmaxpoolNhwcVariants[] = {
+constexpr Variant<ArgmaxpoolNhwcFn<T, I>, bool (*)(const ArgmaxNhwc&)> kArgmaxpoolNhwcVariants[] = {
 #define UNPOOL_ARGMAXPOOL_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
 #include "ukernels/variants.inc"
 };

@@ -36,9 +36,8 @@ inline Window clipped_window(int64_t o, int64_t in, int64_t kernel, int64_t stri
 //
 //   o * stride - pad >= 0
 //   o * stride - pad + (kernel - 1) * dilation + overread <= in - 1
-inline void unclipped_range(int64_t in, int64_t out, int64_t kernel, int64_t stride,
-                            int64_t pad, int64_t dilation, int64_t overread, int64_t* begin,
-                            int64_t* end) {
+inline void unclipped_range(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t pad,
+                            int64_t dilation, int64_t overread, int64_t* begin, int64_t* end) {
   const int64_t lo = (pad + stride - 1) / stride;
   const int64_t last = in - 1 + pad - (kernel - 1) * dilation - overread;
   int64_t hi = last < 0 ? 0 : last / stride + 1;
