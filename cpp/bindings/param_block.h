@@ -83,6 +83,8 @@ UNPOOL_PARAM_FIELDS(UNPOOL_PARAM_OFFSET)
 // What identifies a plan: every field before shape_out (params and input
 // shapes), compared byte for byte.
 constexpr size_t kKeyBytes = offsetof(ParamBlock, shape_out);
+constexpr size_t kKeyWords = kKeyBytes / sizeof(uint64_t);
+static_assert(kKeyBytes % sizeof(uint64_t) == 0, "the key is whole doubles");
 
 // Readers: the block's doubles as the core's types.
 int64_t to_i64(double v);

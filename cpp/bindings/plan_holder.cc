@@ -63,12 +63,22 @@ Status plan_core(Op op, const ParamBlock& b, unpool::DType dt, unpool::IndexType
   return fail(error, "unpool: unknown op code " + std::to_string(static_cast<int32_t>(op)));
 }
 
+// The block's key bytes equal `key`: a word-wide, branch-free compare (libc's
+// memcmp goes byte by byte, and this runs on every call).
+bool same_key(const uint64_t* key, const ParamBlock* block) {
+  uint64_t words[kKeyWords];
+  std::memcpy(words, block, kKeyBytes);
+  uint64_t diff = 0;
+  for (size_t i = 0; i < kKeyWords; ++i) diff |= words[i] ^ key[i];
+  return diff == 0;
+}
+
 }  // namespace
 
 Status plan_op(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype, int32_t index_type,
                std::string* error) {
   if (holder->valid && holder->op == op && holder->dtype == dtype &&
-      holder->index_type == index_type && std::memcmp(holder->key, block, kKeyBytes) == 0) {
+      holder->index_type == index_type && same_key(holder->key, block)) {
     write_shape(holder->plan.output, block->shape_out);
     return Status::kOk;
   }

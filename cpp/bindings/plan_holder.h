@@ -20,7 +20,7 @@ struct Plan {
   int32_t op = 0;  // unpool::Op code
   int32_t dtype = 0;  // unpool::DType code
   int32_t index_type = 0;  // unpool::IndexType code
-  unsigned char key[kKeyBytes] = {};  // the block's bytes it was built from
+  uint64_t key[kKeyWords] = {};  // the block's bytes it was built from
   unpool::Plan plan;
 };
 

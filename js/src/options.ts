@@ -101,8 +101,7 @@ export interface Geometry {
 const NOT_GIVEN: SizeArg = { count: 0, list: false, values: [0, 0, 0] };
 const NO_OUTPUT_SIZE: [number, number, number, number, number] = [0, 0, 0, 0, 0];
 const NO_KEEP: [number, number, number] = [0, 0, 0];
-/** The fields only adaptive and fractional pools use, not given. */
-const NO_POOL_SIZE = { poolSize: NOT_GIVEN, keep: NO_KEEP, ratio: NOT_GIVEN } as const;
+
 
 function checkObject(fn: string, g: unknown): void {
   if (g === null || typeof g !== 'object') {
@@ -156,7 +155,9 @@ export function poolGeometry(fn: string, dims: number, g: PoolGeometry,
     layout: layoutCode(fn, dims, g.layout),
     outputSizeCount: -1,
     outputSize: NO_OUTPUT_SIZE,
-    ...NO_POOL_SIZE,
+    poolSize: NOT_GIVEN,
+    keep: NO_KEEP,
+    ratio: NOT_GIVEN,
   };
 }
 
@@ -188,7 +189,9 @@ export function unpoolGeometry(fn: string, dims: number, g: UnpoolGeometry): Geo
     outputSizeCount,
     outputSize,
     layout: layoutCode(fn, dims, g.layout),
-    ...NO_POOL_SIZE,
+    poolSize: NOT_GIVEN,
+    keep: NO_KEEP,
+    ratio: NOT_GIVEN,
   };
 }
 
@@ -196,7 +199,8 @@ export function unpoolGeometry(fn: string, dims: number, g: UnpoolGeometry): Geo
 export function plainGeometry(dims: number, layout: 0 | 1): Geometry {
   return {
     dims, layout, ceilMode: false, outputSizeCount: -1, kernel: NOT_GIVEN, stride: NOT_GIVEN,
-    padding: NOT_GIVEN, dilation: NOT_GIVEN, outputSize: NO_OUTPUT_SIZE, ...NO_POOL_SIZE,
+    padding: NOT_GIVEN, dilation: NOT_GIVEN, outputSize: NO_OUTPUT_SIZE, poolSize: NOT_GIVEN,
+    keep: NO_KEEP, ratio: NOT_GIVEN,
   };
 }
 
