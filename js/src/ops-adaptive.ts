@@ -7,7 +7,8 @@ import { runtimeOf } from './heap.js';
 import { layoutCode } from './layout.js';
 import { wasm } from './loader.js';
 import {
-  AdaptiveMaxPoolBackwardOptions, adaptiveGeometry, AdaptiveMaxPoolOptions, checkOptions,
+  AdaptiveMaxPoolBackwardOptions, adaptiveGeometry, AdaptiveMaxPoolOptions, channelsFirstOnly,
+  checkOptions,
   drawSamples, FractionalMaxPoolBackwardOptions, fractionalGeometry, FractionalMaxPoolOptions,
 } from './options-adaptive.js';
 import { indexTypeOf, plainGeometry, poolOut, resultMode } from './options.js';
@@ -103,6 +104,7 @@ export function fractionalMaxPoolBackwardNd(dims: number, gradOutput: unknown, i
   const m = wasm(fn);
   const [gi, ii] = backwardInputs(fn, gradOutput, indices);
   const inputShape = inputShapeOf(fn, options);
+  channelsFirstOnly(fn, dims, (options as { layout?: unknown }).layout);
   const g = plainGeometry(dims, 0);
   const mode = resultMode(fn, options);
   sameShape(fn, 'indices', ii.shape, 'gradOutput', gi.shape);

@@ -2,7 +2,7 @@
 // JavaScript can check (types, integer-ness, null entries); sizes, ratios
 // and shapes themselves are checked by the core.
 import type { FloatArray, IndexArray } from './dtypes.js';
-import type { Layout } from './layout.js';
+import { Layout, layoutCode, layoutNames } from './layout.js';
 import { Geometry, plainGeometry, ResultOptions, SizeArg, sizeArg } from './options.js';
 import type { FloatInput } from './resident.js';
 import type { IndexType } from './tensor.js';
@@ -126,9 +126,22 @@ function ratioArg(fn: string, value: unknown): SizeArg {
   return { count, list: true, values };
 }
 
+/**
+ * Fractional pools take channels-first tensors only (as PyTorch's): a
+ * `layout` option, which they do not declare, must name that layout, so
+ * that channels-last data is never pooled as channels-first in silence.
+ */
+export function channelsFirstOnly(fn: string, dims: number, value: unknown): void {
+  if (layoutCode(fn, dims, value) !== 0) {
+    throw new RangeError(`${fn}: layout=${describe(value)} is not supported; fractional ` +
+        `pooling takes channels-first tensors ('${layoutNames(dims)[0]}')`);
+  }
+}
+
 /** The geometry of a fractional pool (channels-first only). */
 export function fractionalGeometry(fn: string, dims: number,
                                    options: FractionalMaxPoolOptions): Geometry {
+  channelsFirstOnly(fn, dims, (options as { layout?: unknown }).layout);
   return {
     ...plainGeometry(dims, 0),
     kernel: sizeArg(fn, 'kernelSize', options.kernelSize, true),

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { loadCases, parseOp, toTyped } from './golden.js';
 import { lastShape, toLast } from './layout-helpers.js';
-import { Floats, refPoolBackward, sameBits } from './reference.js';
+import { Floats, refPoolBackward, refUnpool, refUnpoolBackward, sameBits } from './reference.js';
 import { refAdaptivePool, refFractionalPool } from './reference-adaptive.js';
 import { rng } from './rng.js';
 
@@ -248,5 +248,61 @@ describe('fractional max pooling against the reference', () => {
     expect(sameBits(gi.toArray(), refPoolBackward(ref.output, ref.indices, shape, ref.shape, 2)))
         .toBe('');
     for (const t of [xs, ss, res.output, res.indices, gi]) t.dispose();
+  });
+});
+
+const unpoolCase = fc.integer({ min: 1, max: 3 }).chain((dims) => fc.record({
+  dims: fc.constant(dims),
+  inSize: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: dims, maxLength: dims }),
+  outSize: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: dims, maxLength: dims }),
+  batched: fc.boolean(),
+  n: fc.integer({ min: 0, max: 2 }),
+  c: fc.integer({ min: 1, max: 3 }),
+  f64: fc.boolean(),
+  int64: fc.boolean(),
+  last: fc.boolean(),
+  seed: fc.integer(),
+}));
+
+describe('maxUnpool without kernelSize against the reference', () => {
+  it('outputSize alone is the spatial size; the backward pass gathers', () => {
+    fc.assert(fc.property(unpoolCase, (t) => {
+      const rand = rng(t.seed);
+      const { dims } = t;
+      const shape = [...(t.batched ? [t.n] : []), t.c, ...t.inSize];
+      const plane = prod(t.outSize);
+      const data = values(rand, prod(shape), t.f64);
+      const idx = Array.from({ length: data.length }, () => Math.floor(rand() * plane));
+      const outShape = [...shape.slice(0, shape.length - dims), ...t.outSize];
+      const want = refUnpool(data, idx, shape, t.outSize, dims)!;
+      const indices = t.int64 ? BigInt64Array.from(idx, BigInt) : Int32Array.from(idx);
+      const layout = t.last ? ['NLC', 'NHWC', 'NDHWC'][dims - 1] : undefined;
+      const x = t.last ? toLast(data, shape, dims) : { data, shape };
+      const i = t.last ? toLast(indices, shape, dims) : { data: indices, shape };
+      const y = api[`maxUnpool${dims}d`](x, i, { outputSize: t.outSize, layout });
+      expect(y.shape).toEqual(t.last ? lastShape(outShape, dims) : outShape);
+      expect(sameBits(y.data, t.last ? toLast(want, outShape, dims).data : want)).toBe('');
+      const go = grads(rand, prod(outShape), t.f64);
+      const g = t.last ? toLast(go, outShape, dims) : { data: go, shape: outShape };
+      const gi = api[`maxUnpool${dims}dBackward`](g, i, { layout });
+      const wantGrad = refUnpoolBackward(go, outShape, idx, shape, dims)!;
+      expect(sameBits(gi.data, t.last ? toLast(wantGrad, shape, dims).data : wantGrad)).toBe('');
+    }), { numRuns: NUM_RUNS });
+  });
+
+  it('streams a large call, into out too; the module classes still need a kernel', () => {
+    const shape = [2, 64, 30, 30];
+    const data = values(rng(5), prod(shape), false);
+    const r = unpool.maxPool2d({ data, shape }, { kernelSize: 3, stride: 2 });
+    const outSize = [31, 32];
+    const idx = Array.from(r.indices.data, Number);
+    const want = refUnpool(r.output.data, idx, r.output.shape, outSize, 2)!;
+    const y = unpool.maxUnpool2d(r.output, r.indices, { outputSize: outSize });
+    expect(sameBits(y.data, want)).toBe('');
+    const out = new Float32Array(want.length);
+    unpool.maxUnpool2d(r.output, r.indices, { outputSize: outSize, out });
+    expect(sameBits(out, want)).toBe('');
+    expect(() => new unpool.MaxUnpool2d(undefined as never).forward(r.output, r.indices, outSize))
+        .toThrow(new TypeError('maxUnpool2d: kernelSize is required'));
   });
 });
