@@ -61,9 +61,11 @@ export function maxPool1d<T extends FloatArray, const O extends MaxPoolOptions>(
  *
  * @param x - values (N, C, L) or (C, L); channels-last with `layout: 'NLC'`
  * @param indices - Int32Array or BigInt64Array tensor of the shape of `x`
- * @param options - kernelSize (required), stride (default kernelSize), padding (0),
+ * @param options - kernelSize, stride (default kernelSize), padding (0),
  *   outputSize: 1 spatial sizes, optionally preceded by N and C (3 entries,
- *   ignored as in PyTorch) or, for unbatched input, by C (2 entries)
+ *   ignored as in PyTorch) or, for unbatched input, by C (2 entries).
+ *   Without kernelSize (PyTorch's kernel-free form), outputSize is required with
+ *   exactly 1 entries, the output's spatial size; no stride, padding 0
  * @returns the unpooled tensor, dtype of x
  */
 export function maxUnpool1d<T extends FloatArray, const O extends MaxUnpoolOptions>(
@@ -126,9 +128,11 @@ export function maxPool2d<T extends FloatArray, const O extends MaxPoolOptions>(
  *
  * @param x - values (N, C, H, W) or (C, H, W); channels-last with `layout: 'NHWC'`
  * @param indices - Int32Array or BigInt64Array tensor of the shape of `x`
- * @param options - kernelSize (required), stride (default kernelSize), padding (0),
+ * @param options - kernelSize, stride (default kernelSize), padding (0),
  *   outputSize: 2 spatial sizes, optionally preceded by N and C (4 entries,
- *   ignored as in PyTorch) or, for unbatched input, by C (3 entries)
+ *   ignored as in PyTorch) or, for unbatched input, by C (3 entries).
+ *   Without kernelSize (PyTorch's kernel-free form), outputSize is required with
+ *   exactly 2 entries, the output's spatial size; no stride, padding 0
  * @returns the unpooled tensor, dtype of x
  */
 export function maxUnpool2d<T extends FloatArray, const O extends MaxUnpoolOptions>(
@@ -191,9 +195,11 @@ export function maxPool3d<T extends FloatArray, const O extends MaxPoolOptions>(
  *
  * @param x - values (N, C, D, H, W) or (C, D, H, W); channels-last with `layout: 'NDHWC'`
  * @param indices - Int32Array or BigInt64Array tensor of the shape of `x`
- * @param options - kernelSize (required), stride (default kernelSize), padding (0),
+ * @param options - kernelSize, stride (default kernelSize), padding (0),
  *   outputSize: 3 spatial sizes, optionally preceded by N and C (5 entries,
- *   ignored as in PyTorch) or, for unbatched input, by C (4 entries)
+ *   ignored as in PyTorch) or, for unbatched input, by C (4 entries).
+ *   Without kernelSize (PyTorch's kernel-free form), outputSize is required with
+ *   exactly 3 entries, the output's spatial size; no stride, padding 0
  * @returns the unpooled tensor, dtype of x
  */
 export function maxUnpool3d<T extends FloatArray, const O extends MaxUnpoolOptions>(

@@ -18,8 +18,19 @@ export type { BackendInfo, InitOptions } from './loader.js';
 export { uploadTensor, WasmTensor } from './resident.js';
 export type { DType, DTypeOf, FloatInput, IndexInput } from './resident.js';
 export * from './functional.js';
+export * from './functional-adaptive.js';
 export { MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules.js';
 export type { MaxPoolModuleOptions, MaxUnpoolModuleOptions } from './modules.js';
+export {
+  AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d, FractionalMaxPool2d, FractionalMaxPool3d,
+} from './modules-adaptive.js';
+export type {
+  AdaptiveMaxPoolModuleOptions, AdaptiveOutputSize, FractionalMaxPoolModuleOptions,
+} from './modules-adaptive.js';
+export type {
+  AdaptiveMaxPoolBackwardOptions, AdaptiveMaxPoolOptions, FractionalMaxPoolBackwardOptions,
+  FractionalMaxPoolOptions,
+} from './ops-adaptive.js';
 export type {
   MaxPoolBackwardOptions, MaxPoolOptions, MaxPoolResult, MaxUnpoolBackwardOptions,
   MaxUnpoolOptions, ResidentMaxPoolResult, SizeRange,

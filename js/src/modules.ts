@@ -12,7 +12,7 @@ import type { FloatArray, IndexArray, IndexType, Size, Tensor } from './tensor.j
 // The options argument must be an object (its values are checked by forward():
 // only a missing value takes the default, a null is refused there, as in the
 // functions).
-function moduleOptions<T>(cls: string, options: T | undefined): Partial<T> {
+export function moduleOptions<T>(cls: string, options: T | undefined): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${cls}: options must be an object, got ${describe(options)}`);
@@ -103,6 +103,10 @@ abstract class MaxUnpoolNd {
    */
   forward<T extends FloatArray>(x: FloatInput<T>, indices: IndexInput,
                                 outputSize?: readonly number[] | null): Tensor<T> {
+    // The functions' kernel-free form is not a module's: a module has a kernel.
+    if (this.kernelSize === undefined) {
+      throw new TypeError(`maxUnpool${this.dims}d: kernelSize is required`);
+    }
     return maxUnpoolNd(this.dims, x, indices, {
       kernelSize: this.kernelSize, stride: this.stride, padding: this.padding, outputSize,
       layout: this.layout,

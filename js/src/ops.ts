@@ -48,7 +48,7 @@ const STREAMS: Readonly<Record<OpName, boolean>> = {
 };
 
 // The core takes one shape for a values tensor and its indices.
-function sameShape(fn: string, a: string, sa: readonly number[], b: string,
+export function sameShape(fn: string, a: string, sa: readonly number[], b: string,
                    sb: readonly number[]): void {
   if (sa.length !== sb.length || sa.some((d, i) => d !== sb[i])) {
     throw new RangeError(`${fn}: ${a}.shape=${describe(sa)} must equal ${b}.shape=${describe(sb)}`);
@@ -59,7 +59,7 @@ function sameShape(fn: string, a: string, sa: readonly number[], b: string,
  * Writes the block (geometry, shapeA, shapeB) and runs `op` on the engine.
  * The Call is one literal here, so that every op's has the same shape.
  */
-function run(rt: Runtime, fn: string, op: OpName, g: Geometry, shapeA: readonly number[],
+export function run(rt: Runtime, fn: string, op: OpName, g: Geometry, shapeA: readonly number[],
              shapeB: readonly number[], dtype: DType, indexType: DType, inputs: Input[],
              outputs: OutputSpec[], resident: boolean, checkFirst = -1): (Tensor | WasmTensor)[] {
   rt.writeGeometry(g);
@@ -72,7 +72,7 @@ function run(rt: Runtime, fn: string, op: OpName, g: Geometry, shapeA: readonly 
   return execute(rt, c);
 }
 
-const float = (dtype: DType, out: unknown, shape?: number[]): OutputSpec =>
+export const float = (dtype: DType, out: unknown, shape?: number[]): OutputSpec =>
   ({ dtype, name: 'out', out, shape });
 
 export function maxPoolNd(dims: number, x: unknown,
@@ -100,7 +100,8 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
   const m = wasm(fn);
   const xi = checkInput(fn, 'x', x, 'float');
   const ii = checkInput(fn, 'indices', indices, 'index');
-  const g = unpoolGeometry(fn, dims, options);
+  // kernelSize omitted: outputSize alone is the output's spatial size.
+  const g = unpoolGeometry(fn, dims, options, false);
   const mode = resultMode(fn, options);
   sameShape(fn, 'indices', ii.shape, 'x', xi.shape);
   // Streamed into `out`, every index (input 1) is checked before the first
@@ -116,7 +117,7 @@ export function maxUnpoolOutputRangeNd(dims: number, inputShape: unknown,
                                        shapeName = 'inputShape'): SizeRange[] {
   const m = wasm(fn);
   const shape = checkShape(fn, shapeName, inputShape);
-  const g = unpoolGeometry(fn, dims, options);
+  const g = unpoolGeometry(fn, dims, options, true);
   const rt = runtimeOf(m);
   rt.writeGeometry(g);
   rt.writeShape('shapeA', shape);
@@ -129,7 +130,7 @@ export function maxUnpoolOutputRangeNd(dims: number, inputShape: unknown,
 }
 
 /** The tensors of a backward op, checked in the order of today's messages. */
-function backwardInputs(fn: string, gradOutput: unknown, indices: unknown): [Input, Input] {
+export function backwardInputs(fn: string, gradOutput: unknown, indices: unknown): [Input, Input] {
   return [checkInput(fn, 'gradOutput', gradOutput, 'float'),
     checkInput(fn, 'indices', indices, 'index')];
 }

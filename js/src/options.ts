@@ -20,7 +20,12 @@ export interface PoolGeometry {
 
 /** Unpool geometry as the user gives it. */
 export interface UnpoolGeometry {
-  kernelSize: number | readonly number[];
+  /**
+   * Size of the window. Omitted (functions only): an unpool without kernel,
+   * where `outputSize` (one entry per spatial dim) is the output's spatial
+   * size and stride and padding are not given.
+   */
+  kernelSize?: number | readonly number[];
   stride?: number | readonly number[] | null;
   padding?: number | readonly number[];
   outputSize?: readonly number[] | null;
@@ -161,8 +166,10 @@ export function poolGeometry(fn: string, dims: number, g: PoolGeometry,
   };
 }
 
-export function unpoolGeometry(fn: string, dims: number, g: UnpoolGeometry): Geometry {
+export function unpoolGeometry(fn: string, dims: number, g: UnpoolGeometry,
+                               kernelRequired: boolean): Geometry {
   checkObject(fn, g);
+  const kernelFree = g.kernelSize === undefined && !kernelRequired;
   const outputSize: [number, number, number, number, number] = [0, 0, 0, 0, 0];
   let outputSizeCount = -1;
   const os: unknown = g.outputSize;
@@ -173,7 +180,7 @@ export function unpoolGeometry(fn: string, dims: number, g: UnpoolGeometry): Geo
     const count = os.length;
     if (count > MAX_RANK) {
       throw new RangeError(`${fn}: outputSize=${describe(os)} has ${count} entries; ` +
-          `expected ${dims}, ${dims + 1} or ${dims + 2}`);
+          (kernelFree ? `expected ${dims}` : `expected ${dims}, ${dims + 1} or ${dims + 2}`));
     }
     // Index by index: holes of a sparse array are undefined, not skipped.
     for (let i = 0; i < count; ++i) outputSize[i] = checkInteger(fn, 'outputSize', os[i], i);
@@ -181,7 +188,7 @@ export function unpoolGeometry(fn: string, dims: number, g: UnpoolGeometry): Geo
   }
   return {
     dims,
-    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, true),
+    kernel: sizeArg(fn, 'kernelSize', g.kernelSize, kernelRequired),
     stride: sizeArg(fn, 'stride', g.stride),
     padding: sizeArg(fn, 'padding', g.padding),
     dilation: NOT_GIVEN,

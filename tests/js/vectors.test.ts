@@ -19,6 +19,10 @@ function run(c: GoldenCase, indexType: 'int32' | 'int64') {
   const op = parseOp(c.op);
   const p = c.params;
   const x = { data: toTyped(c.inputs.x), shape: c.inputs.x.shape };
+  if (op.kind === 'adaptive' || op.kind === 'fractional') {
+    runAdaptive(c, indexType, x);
+    return;
+  }
   if (!op.unpool) {
     const geometry = {
       kernelSize: size(p.kernel_size)!, stride: size(p.stride), padding: size(p.padding),
@@ -54,6 +58,36 @@ function run(c: GoldenCase, indexType: 'int32' | 'int64') {
   checkValues('grad_input', gradInput, c.expected.grad_input);
 }
 
+/** Adaptive and fractional pools (and their backward passes). */
+function runAdaptive(c: GoldenCase, indexType: 'int32' | 'int64',
+                     x: { data: ReturnType<typeof toTyped>; shape: number[] }) {
+  const op = parseOp(c.op);
+  const p = c.params;
+  const name = `${op.fn}${op.dims}d`;
+  let result;
+  if (op.kind === 'adaptive') {
+    result = api[name](x, { outputSize: p.output_size, indexType });
+  } else {
+    const s = c.inputs.random_samples;
+    result = api[name](x, {
+      kernelSize: size(p.kernel_size)!, outputSize: size(p.output_size),
+      outputRatio: size(p.output_ratio), indexType,
+      randomSamples: { data: toTyped(s), shape: s.shape },
+    });
+  }
+  const { output, indices } = result;
+  expect(output.data.constructor).toBe(x.data.constructor);
+  expect(indices.data).toBeInstanceOf(indexType === 'int64' ? BigInt64Array : Int32Array);
+  checkValues('output', output, c.expected.output);
+  expect(indices.shape).toEqual(c.expected.indices.shape);
+  expect(diffIndices(indices.data, c.expected.indices), 'indices').toBe('');
+  if (!op.backward) return;
+  const g = c.inputs.grad_output;
+  const gradInput = api[`${name}Backward`](
+      { data: toTyped(g), shape: g.shape }, indices, { inputShape: x.shape });
+  checkValues('grad_input', gradInput, c.expected.grad_input);
+}
+
 function checkValues(what: string, got: { data: Float32Array | Float64Array; shape: number[] },
                      want: GoldenCase['expected'][string]) {
   expect(got.shape, `${what} shape`).toEqual(want.shape);
@@ -75,7 +109,7 @@ describe('conformance vectors', () => {
       }
       it(name, () => {
         if (e.kind === 'error') {
-          const prefix = parseOp(c.op).unpool ? 'maxUnpool' : 'maxPool';
+          const prefix = parseOp(c.op).fn;
           let thrown: unknown;
           try {
             run(c, indexType);
