@@ -2,18 +2,19 @@
 // and output size O pools [floor(o * I / O), ceil((o + 1) * I / O)).
 #include <string>
 
-#include "buffer.h"
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
 #include "ukernels/config.h"
 #include "unpool/unpool.h"
+#include "window_scratch.h"
 
 namespace unpool {
 
 using internal::Check;
 using internal::Geometry;
 using internal::Message;
+using internal::Scratch;
 
 namespace {
 
@@ -113,9 +114,14 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
       }
       return;
     }
+    const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
+    const Scratch<T> scratch(g, kernel == &ukernels::argmaxpool_windows__rows<T, I>);
+    if (!scratch.ok()) {
+      r = internal::no_memory(plan.name);
+      return;
+    }
     for (int64_t p = 0; p < g.planes; ++p) {
-      ukernels::config::argmaxpool_windows<T, I>(px + p * in_plane, a, py + p * out_plane,
-                                                 pi + p * out_plane);
+      kernel(px + p * in_plane, a, scratch.view(), py + p * out_plane, pi + p * out_plane);
     }
   });
   return internal::report(r, error);

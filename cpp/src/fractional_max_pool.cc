@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <string>
 
-#include "buffer.h"
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
 #include "ukernels/config.h"
 #include "unpool/unpool.h"
+#include "window_scratch.h"
 
 namespace unpool {
 
@@ -19,6 +19,7 @@ using internal::Check;
 using internal::fail;
 using internal::Geometry;
 using internal::Message;
+using internal::Scratch;
 
 namespace {
 
@@ -169,14 +170,16 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
                                                       << "]=" << number(u) << " is outside [0, 1]");
     }
   }
+  const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
+  const Scratch<T> scratch(g, kernel == &ukernels::argmaxpool_windows__rows<T, I>);
+  if (!scratch.ok()) return internal::no_memory(plan.name);
   for (int64_t p = 0; p < g.planes; ++p) {
     for (int k = 0; k < dims; ++k) {
       const int d = dim_of[k];
       intervals(samples[p * dims + k], g.in[d], g.out[d], g.kernel[d], starts[d], ends[d]);
     }
     const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-    ukernels::config::argmaxpool_windows<T, I>(x + p * in_plane, a, y + p * out_plane,
-                                               idx + p * out_plane);
+    kernel(x + p * in_plane, a, scratch.view(), y + p * out_plane, idx + p * out_plane);
   }
   return {};
 }

@@ -19,6 +19,7 @@ namespace {
 
 using unpool::ukernels::ArgmaxWindows;
 using unpool::ukernels::WindowList;
+using unpool::ukernels::WindowScratch;
 
 struct Lists {
   std::vector<int64_t> start, end;
@@ -68,11 +69,14 @@ void check_all(int64_t D, int64_t H, int64_t W, int64_t od, int64_t oh, int64_t 
   const Lists lw = windows(W, ow, width < W ? width : W, seed ? seed + 3 : 0);
   const ArgmaxWindows a{ld.list(), lh.list(), lw.list(), H, W};
   const size_t in = static_cast<size_t>(D * H * W), out = static_cast<size_t>(od * oh * ow);
+  std::vector<T> best(static_cast<size_t>(W)), row_best(static_cast<size_t>(D * H * ow));
+  std::vector<int32_t> col(static_cast<size_t>(W)), row_col(static_cast<size_t>(D * H * ow));
+  const WindowScratch<T> s{best.data(), col.data(), row_best.data(), row_col.data(), D * H};
   const std::vector<T> x = data<T>(in * static_cast<size_t>(channels), seed + 7);
   const auto& variants = unpool::ukernels::kArgmaxpoolWindowsVariants<T, I>;
   std::vector<T> y0(out);
   std::vector<I> i0(out);
-  variants[0].fn(x.data(), a, y0.data(), i0.data());
+  variants[0].fn(x.data(), a, s, y0.data(), i0.data());
   for (const auto& v : variants) {
     SCOPED_TRACE(std::string(v.name) + " D=" + std::to_string(D) + " H=" + std::to_string(H) +
                  " W=" + std::to_string(W) + " out " + std::to_string(od) + "x" +
@@ -80,7 +84,7 @@ void check_all(int64_t D, int64_t H, int64_t W, int64_t od, int64_t oh, int64_t 
     ASSERT_TRUE(v.applies());
     std::vector<T> y(out, T(7));
     std::vector<I> i(out, I(-7));
-    v.fn(x.data(), a, y.data(), i.data());
+    v.fn(x.data(), a, s, y.data(), i.data());
     for (size_t k = 0; k < out; ++k) {
       ASSERT_TRUE(same(y[k], y0[k])) << k;
       ASSERT_EQ(i[k], i0[k]) << k;
@@ -98,7 +102,7 @@ void check_all(int64_t D, int64_t H, int64_t W, int64_t od, int64_t oh, int64_t 
     std::vector<I> i(out * channels);
     v.fn(xc.data(), a, channels, y.data(), i.data());
     for (int64_t c = 0; c < channels; ++c) {
-      variants[0].fn(x.data() + c * in, a, y0.data(), i0.data());
+      variants[0].fn(x.data() + c * in, a, s, y0.data(), i0.data());
       for (size_t k = 0; k < out; ++k) {
         ASSERT_TRUE(same(y[k * channels + c], y0[k])) << c << " " << k;
         ASSERT_EQ(i[k * channels + c], i0[k]) << c << " " << k;

@@ -30,11 +30,25 @@ struct ArgmaxWindows {
   int64_t in_h, in_w;  // H and W of the input plane
 };
 
+// Scratch of argmaxpool_windows__rows, sized by the operator layer: `best`
+// and `col` hold in_w entries, `row_best` and `row_col` rows * w.out.
+template <typename T>
+struct WindowScratch {
+  T* best;
+  int32_t* col;
+  T* row_best;
+  int32_t* row_col;
+  int64_t rows;  // D * H of the input plane
+};
+
 // The PyTorch rule, as in argmaxpool_cols__scalar: the running maximum starts
 // at -inf with the window's first position; a value replaces it when greater
 // or NaN (first maximum, last NaN).
+// (`s` is unused: the scratch of argmaxpool_windows__rows, for one signature.)
 template <typename T, typename I>
-void argmaxpool_windows__scalar(const T* x, const ArgmaxWindows& a, T* y, I* idx) {
+void argmaxpool_windows__scalar(const T* x, const ArgmaxWindows& a, const WindowScratch<T>& s, T* y,
+                                I* idx) {
+  (void)s;
   const int64_t H = a.in_h, W = a.in_w;
   for (int64_t od = 0; od < a.d.out; ++od) {
     for (int64_t oh = 0; oh < a.h.out; ++oh) {
@@ -55,6 +69,92 @@ void argmaxpool_windows__scalar(const T* x, const ArgmaxWindows& a, T* y, I* idx
         }
         *y++ = best;
         *idx++ = best_i;
+      }
+    }
+  }
+}
+
+namespace detail {
+
+// The PyTorch rule on one candidate, branch-free (see argmaxpool.h).
+template <typename T, typename C>
+inline void take_at(T v, C c, T* best, C* at) {
+  const bool t = v > *best || v != v;
+  *best = t ? v : *best;
+  *at = t ? c : *at;
+}
+
+}  // namespace detail
+
+// The same result in two passes, each a straight loop the compiler
+// vectorises, for windows that overlap or sit at uneven starts:
+//   1. every input row: the maximum of each output column's window within
+//      the row, for all widths at once by extending a sliding maximum one
+//      column at a time (first maximum, last NaN of the row);
+//   2. every output row: those row maxima over the window's rows, in order.
+// Row-major scan order is kept: the first row holding the maximum wins, and
+// within it the first column; a NaN's last row, and within it its last NaN.
+template <typename T, typename I>
+void argmaxpool_windows__rows(const T* x, const ArgmaxWindows& a, const WindowScratch<T>& s, T* y,
+                              I* idx) {
+  const int64_t W = a.in_w, OW = a.w.out;
+  int64_t max_width = 0;
+  for (int64_t ow = 0; ow < OW; ++ow) {
+    const int64_t width = a.w.end[ow] - a.w.start[ow];
+    max_width = width > max_width ? width : max_width;
+  }
+  // Pass 1.
+  for (int64_t r = 0; r < s.rows; ++r) {
+    const T* row = x + r * W;
+    T* __restrict best = s.best;
+    int32_t* __restrict col = s.col;
+    T* rb = s.row_best + r * OW;
+    int32_t* rc = s.row_col + r * OW;
+    for (int64_t w = 0; w < W; ++w) {
+      best[w] = row[w];
+      col[w] = static_cast<int32_t>(w);
+    }
+    for (int64_t width = 1;; ++width) {
+      // best[w], col[w]: the window [w, w + width) of the row.
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        if (a.w.end[ow] - a.w.start[ow] != width) continue;
+        rb[ow] = best[a.w.start[ow]];
+        rc[ow] = col[a.w.start[ow]];
+      }
+      if (width == max_width) break;
+      const T* next = row + width;
+      for (int64_t w = 0; w + width < W; ++w)
+        detail::take_at(next[w], static_cast<int32_t>(w + width), &best[w], &col[w]);
+    }
+  }
+  // Pass 2.
+  for (int64_t od = 0; od < a.d.out; ++od) {
+    for (int64_t oh = 0; oh < a.h.out; ++oh, y += OW, idx += OW) {
+      T* __restrict yo = y;
+      I* __restrict io = idx;
+      bool first = true;
+      for (int64_t d = a.d.start[od]; d < a.d.end[od]; ++d) {
+        for (int64_t h = a.h.start[oh]; h < a.h.end[oh]; ++h) {
+          const int64_t r = d * a.in_h + h;
+          const T* rb = s.row_best + r * OW;
+          const int32_t* rc = s.row_col + r * OW;
+          const I base = static_cast<I>(r * W);
+          if (first) {
+            for (int64_t ow = 0; ow < OW; ++ow) {
+              yo[ow] = rb[ow];
+              io[ow] = static_cast<I>(base + static_cast<I>(rc[ow]));
+            }
+            first = false;
+            continue;
+          }
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            T b = yo[ow];
+            I at = io[ow];
+            detail::take_at(rb[ow], static_cast<I>(base + static_cast<I>(rc[ow])), &b, &at);
+            yo[ow] = b;
+            io[ow] = at;
+          }
+        }
       }
     }
   }

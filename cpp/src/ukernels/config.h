@@ -18,7 +18,9 @@
 //                                     any other                    argmaxpool_row__scalar_taps
 //                  argmaxpool_nhwc    any                          argmaxpool_nhwc__scalar
 //                  gather             any                          gather__scalar
-//   both           argmaxpool_windows any (adaptive, fractional)   argmaxpool_windows__scalar
+//   both           argmaxpool_windows input rows x output columns  argmaxpool_windows__rows
+//                                     <= 2^22 (its scratch)
+//                                     any other                    argmaxpool_windows__scalar
 //                  ..._windows_nhwc   any                          argmaxpool_windows_nhwc__scalar
 //                  the other ops      any                          their __scalar variant
 #ifndef UNPOOL_SRC_UKERNELS_CONFIG_H_
@@ -64,9 +66,14 @@ inline GatherFn<T, I> gather() {
   return &gather__scalar<T, I>;
 }
 
-// Adaptive (uneven) and fractional windows of a channels-first plane.
+// Adaptive (uneven) and fractional windows of a channels-first plane of
+// `rows` input rows: the two-pass variant while its scratch (rows x output
+// columns) stays small, else the one that needs none.
 template <typename T, typename I>
-constexpr ArgmaxpoolWindowsFn<T, I> argmaxpool_windows = &argmaxpool_windows__scalar<T, I>;
+inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int64_t rows) {
+  if (rows * a.w.out <= (int64_t{1} << 22)) return &argmaxpool_windows__rows<T, I>;
+  return &argmaxpool_windows__scalar<T, I>;
+}
 // The same windows over channels-last data.
 template <typename T, typename I>
 constexpr ArgmaxpoolWindowsNhwcFn<T, I> argmaxpool_windows_nhwc =

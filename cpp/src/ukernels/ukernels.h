@@ -24,7 +24,8 @@ using ArgmaxpoolFn = void (*)(const T* x, const ArgmaxRow& r, T* y, I* idx);
 template <typename T, typename I>
 using ArgmaxpoolNhwcFn = void (*)(const T* x, const ArgmaxNhwc& p, T* y, I* idx);
 template <typename T, typename I>
-using ArgmaxpoolWindowsFn = void (*)(const T* x, const ArgmaxWindows& a, T* y, I* idx);
+using ArgmaxpoolWindowsFn = void (*)(const T* x, const ArgmaxWindows& a, const WindowScratch<T>& s,
+                                     T* y, I* idx);
 template <typename T, typename I>
 using ArgmaxpoolWindowsNhwcFn = void (*)(const T* x, const ArgmaxWindows& a, int64_t channels, T* y,
                                          I* idx);
