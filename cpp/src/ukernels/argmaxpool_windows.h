@@ -98,10 +98,11 @@ template <typename T, typename I>
 void argmaxpool_windows__rows(const T* x, const ArgmaxWindows& a, const WindowScratch<T>& s, T* y,
                               I* idx) {
   const int64_t W = a.in_w, OW = a.w.out;
-  int64_t max_width = 0;
+  int64_t max_width = 0, min_width = W;
   for (int64_t ow = 0; ow < OW; ++ow) {
     const int64_t width = a.w.end[ow] - a.w.start[ow];
     max_width = width > max_width ? width : max_width;
+    min_width = width < min_width ? width : min_width;
   }
   // Pass 1.
   for (int64_t r = 0; r < s.rows; ++r) {
@@ -115,11 +116,16 @@ void argmaxpool_windows__rows(const T* x, const ArgmaxWindows& a, const WindowSc
       col[w] = static_cast<int32_t>(w);
     }
     for (int64_t width = 1;; ++width) {
-      // best[w], col[w]: the window [w, w + width) of the row.
-      for (int64_t ow = 0; ow < OW; ++ow) {
-        if (a.w.end[ow] - a.w.start[ow] != width) continue;
-        rb[ow] = best[a.w.start[ow]];
-        rc[ow] = col[a.w.start[ow]];
+      // best[w], col[w]: the window [w, w + width) of the row. Windows of
+      // this width take them; the others keep theirs (selects, not
+      // branches: the widths of uneven windows alternate unpredictably).
+      if (width >= min_width) {
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          const bool mine = a.w.end[ow] - a.w.start[ow] == width;
+          const int64_t at = a.w.start[ow];
+          rb[ow] = mine ? best[at] : rb[ow];
+          rc[ow] = mine ? col[at] : rc[ow];
+        }
       }
       if (width == max_width) break;
       const T* next = row + width;
