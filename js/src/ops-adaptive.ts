@@ -47,8 +47,7 @@ export function adaptiveMaxPoolNd(dims: number, x: unknown,
 /** The random samples of a fractional pool: given (x's dtype), or drawn. */
 function samplesOf(fn: string, dims: number, xi: Input, value: unknown): Input {
   if (value === undefined) {
-    return checkInput(fn, 'randomSamples', drawSamples(xi.shape, dims, xi.dtype as 'float32'),
-                      'float');
+    return checkInput(fn, 'randomSamples', drawSamples(fn, xi.shape, dims, xi.dtype), 'float');
   }
   const si = checkInput(fn, 'randomSamples', value, 'float');
   if (si.dtype !== xi.dtype) {

@@ -1,7 +1,7 @@
 // Option parsing of adaptive and fractional max pooling: what only
 // JavaScript can check (types, integer-ness, null entries); sizes, ratios
 // and shapes themselves are checked by the core.
-import type { FloatArray, IndexArray } from './dtypes.js';
+import type { DType, FloatArray, IndexArray } from './dtypes.js';
 import { Layout, layoutCode, layoutNames } from './layout.js';
 import { Geometry, plainGeometry, ResultOptions, SizeArg, sizeArg } from './options.js';
 import type { FloatInput } from './resident.js';
@@ -101,7 +101,11 @@ export function adaptiveGeometry(fn: string, dims: number, value: unknown,
     throw new TypeError(`${fn}: outputSize must be a number or an array of numbers ` +
         `(null: keep the input's size), got ${describe(value)}`);
   }
-  return { ...plainGeometry(dims, layout), poolSize, keep };
+  // Assigned, not spread: a spread costs a small call more than its fields.
+  const g = plainGeometry(dims, layout);
+  g.poolSize = poolSize;
+  g.keep = keep;
+  return g;
 }
 
 /** outputRatio as a size argument of ratios (not integers; the core checks (0, 1)). */
@@ -142,12 +146,11 @@ export function channelsFirstOnly(fn: string, dims: number, value: unknown): voi
 export function fractionalGeometry(fn: string, dims: number,
                                    options: FractionalMaxPoolOptions): Geometry {
   channelsFirstOnly(fn, dims, (options as { layout?: unknown }).layout);
-  return {
-    ...plainGeometry(dims, 0),
-    kernel: sizeArg(fn, 'kernelSize', options.kernelSize, true),
-    poolSize: sizeArg(fn, 'outputSize', options.outputSize),
-    ratio: ratioArg(fn, options.outputRatio),
-  };
+  const g = plainGeometry(dims, 0);
+  g.kernel = sizeArg(fn, 'kernelSize', options.kernelSize, true);
+  g.poolSize = sizeArg(fn, 'outputSize', options.outputSize);
+  g.ratio = ratioArg(fn, options.outputRatio);
+  return g;
 }
 
 /**
@@ -156,18 +159,22 @@ export function fractionalGeometry(fn: string, dims: number,
  * multiple of 2^-24, so that it can never round up to 1.0. A shape of the
  * wrong rank gets (1, 1, dims) samples: the core rejects the rank first.
  */
-export function drawSamples(shape: readonly number[], dims: number,
-                            dtype: 'float32' | 'float64'): { data: FloatArray; shape: number[] } {
+export function drawSamples(fn: string, shape: readonly number[], dims: number,
+                            dtype: DType): { data: FloatArray; shape: number[] } {
   const rank = shape.length;
   const n = rank === dims + 2 ? shape[0] : 1;
   const c = rank === dims + 2 || rank === dims + 1 ? shape[rank - dims - 1] : 1;
   const count = n * c * dims;
+  let data: FloatArray;
   if (dtype === 'float32') {
-    const data = new Float32Array(count);
+    data = new Float32Array(count);
     for (let i = 0; i < count; ++i) data[i] = Math.floor(Math.random() * 2 ** 24) / 2 ** 24;
-    return { data, shape: [n, c, dims] };
+  } else if (dtype === 'float64') {
+    data = new Float64Array(count);
+    for (let i = 0; i < count; ++i) data[i] = Math.random();
+  } else {
+    // A new value dtype needs its own grid here (e.g. 2^-11 for float16).
+    throw new TypeError(`${fn}: cannot draw randomSamples for ${dtype} values; pass them`);
   }
-  const data = new Float64Array(count);
-  for (let i = 0; i < count; ++i) data[i] = Math.random();
   return { data, shape: [n, c, dims] };
 }

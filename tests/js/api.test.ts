@@ -25,7 +25,7 @@ function declaredValues(file: string): string[] {
   for (const m of text.matchAll(/^export \{([^}]*)\} from/gm)) {
     names.push(...m[1].split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type ')));
   }
-  for (const m of text.matchAll(/^export \* from '\.\/(\w+)\.js'/gm)) names.push(...declaredValues(`${m[1]}.d.ts`));
+  for (const m of text.matchAll(/^export \* from '\.\/([\w-]+)\.js'/gm)) names.push(...declaredValues(`${m[1]}.d.ts`));
   return [...new Set(names)];
 }
 
@@ -51,6 +51,13 @@ describe('exports', () => {
         `MaxPool${d}d`, `MaxUnpool${d}d`]) {
         expect(typeof (unpool as Record<string, unknown>)[f], f).toBe('function');
       }
+    }
+    for (const f of ['adaptiveMaxPool1d', 'adaptiveMaxPool2d', 'adaptiveMaxPool3d',
+      'adaptiveMaxPool1dBackward', 'adaptiveMaxPool2dBackward', 'adaptiveMaxPool3dBackward',
+      'fractionalMaxPool2d', 'fractionalMaxPool3d', 'fractionalMaxPool2dBackward',
+      'fractionalMaxPool3dBackward', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveMaxPool3d',
+      'FractionalMaxPool2d', 'FractionalMaxPool3d']) {
+      expect(typeof (unpool as Record<string, unknown>)[f], f).toBe('function');
     }
   });
 

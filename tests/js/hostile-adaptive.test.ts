@@ -8,7 +8,6 @@ import * as unpool from '../../dist/index.js';
 
 await unpool.init();
 
-const any = (v: unknown) => v as never;
 const x2 = () => ({ data: Float32Array.from({ length: 16 }, (_, i) => (i * 7) % 23), shape: [1, 1, 4, 4] });
 const s2 = () => ({ data: Float32Array.from([0.25, 0.5]), shape: [1, 1, 2] });
 const go = () => ({ data: new Float32Array(4).fill(1), shape: [1, 1, 2, 2] });

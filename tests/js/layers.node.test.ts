@@ -20,11 +20,14 @@ const TS_LAYERS: readonly (readonly string[])[] = [
   ['heap.ts'],
   ['loader.ts'],
   ['resident.ts'],
+  ['options-adaptive.ts'],  // adaptive and fractional options (their FloatInput samples)
   ['call.ts'],
   ['streamed.ts'],
   ['engine.ts'],
   ['ops.ts'],
+  ['ops-adaptive.ts'],
   ['functional.ts', 'modules.ts', 'interop.ts'],
+  ['functional-adaptive.ts', 'modules-adaptive.ts'],
   ['index.ts'],
   ['inline.ts'],  // index.ts's API over the embedded .wasm
 ];

@@ -1,6 +1,8 @@
 // Type-checked against the installed package: its .d.ts files must resolve.
 import {
   init, maxPool2d, maxUnpool2d, MaxPool2d, UnpoolError, backendInfo, type Tensor, type WasmTensor,
+  adaptiveMaxPool2d, adaptiveMaxPool2dBackward, fractionalMaxPool3d, fractionalMaxPool3dBackward,
+  AdaptiveMaxPool1d, FractionalMaxPool2d, type AdaptiveMaxPoolOptions, type FractionalMaxPoolOptions,
 } from 'unpool';
 
 await init();
@@ -17,4 +19,21 @@ const z: WasmTensor<Float32Array> = maxUnpool2d(r.output, ri, { kernelSize: 2, r
 const copied: Float32Array = z.toArray();
 const out: Float32Array = maxUnpool2d(r.output, ri, { kernelSize: 2, out: new Float32Array(16) }).data;
 const simd: boolean = backendInfo().simd;
-export { big, y, layer, e, copied, out, simd };
+// Adaptive and fractional pools: the same result types; null keeps a size.
+const aOpts: AdaptiveMaxPoolOptions = { outputSize: [null, 2] };
+const a = adaptiveMaxPool2d(x, { outputSize: [3, null], indexType: 'int64' });
+const aIdx: BigInt64Array = a.indices.data;
+const ag: Float32Array = adaptiveMaxPool2dBackward(a.output, a.indices, { inputShape: x.shape }).data;
+const x3: Tensor<Float64Array> = { data: new Float64Array(125), shape: [1, 5, 5, 5] };
+const fOpts: FractionalMaxPoolOptions = { kernelSize: 2, outputRatio: 0.5 };
+const f = fractionalMaxPool3d(x3, {
+  kernelSize: 2, outputSize: 2, randomSamples: { data: new Float64Array(3), shape: [1, 1, 3] },
+  resident: true,
+});
+const fOut: WasmTensor<Float64Array> = f.output;
+const fg: Float64Array = fractionalMaxPool3dBackward(f.output, f.indices, { inputShape: x3.shape }).data;
+const fmp = new FractionalMaxPool2d(2, fOpts).forward(x).output.data satisfies Float32Array;
+const amp = new AdaptiveMaxPool1d(3).forward({ data: new Float32Array(8), shape: [1, 8] });
+// maxUnpool without kernelSize: outputSize alone.
+const free: Float32Array = maxUnpool2d(output, indices, { outputSize: [4, 4] }).data;
+export { big, y, layer, e, copied, out, simd, aOpts, aIdx, ag, fOut, fg, fmp, amp, free };
