@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { cellTexts, marked, sequenceGrid } from './browser.mjs';
+import { cellTexts, marked, sequenceGrid, canvasOf, channel, hoverCanvasCell } from './browser.mjs';
 import { adaptivePool, adaptiveWindow, fractionalPool, fractionalStarts, unpool } from './reference.mjs';
 
 const sorted = (cells) => [...cells].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -104,6 +104,27 @@ export function modeTests(getPage) {
     assert.match(await page.textContent('#pooled'), /fractionalMaxPool2d failed/);
     await page.fill('#f-kernel', '2');
     assert.equal(await page.isVisible('#error'), false);
+
+    // An RGB image: one pair of samples per channel, each placing its plane's windows.
+    await page.selectOption('#source', 'shapes');
+    await page.fill('#f-kernel', '3');
+    await page.fill('#f-out-h', '12');
+    await page.fill('#f-out-w', '10');
+    const rgb = JSON.parse(await page.getAttribute('body', 'data-samples'));
+    assert.equal(rgb.length, 6);
+    const input = await canvasOf(page, 'input');
+    const pooled = await canvasOf(page, 'pooled');
+    assert.deepEqual([pooled.width, pooled.height], [10, 12]);
+    for (let ch = 0; ch < 3; ch++) {
+      const ref = fractionalPool(channel(input.rgba, ch), 32, 32, 3, 12, 10, rgb.slice(2 * ch, 2 * ch + 2));
+      assert.deepEqual(channel(pooled.rgba, ch), Array.from(ref.values), `fractional image, channel ${ch}`);
+    }
+    await page.selectOption('#channel', '1');
+    await hoverCanvasCell(page, 'pooled', 5, 7);
+    const [h0, w0] = [fractionalStarts(rgb[3], 32, 12, 3)[5], fractionalStarts(rgb[2], 32, 10, 3)[7]];
+    assert.deepEqual(await boxOf('input', 'window'), [h0, w0, h0 + 3, w0 + 3]);
+    await page.screenshot({ path: 'test-results/demo-fractional.png' });
+    await page.selectOption('#channel', '0');
 
     await page.selectOption('#mode', 'max');
     assert.match(await page.textContent('#t-pool'), /^maxPool2d: /);
