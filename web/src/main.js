@@ -154,7 +154,9 @@ function wireInputs() {
     loadFile(e.dataTransfer.files[0]);
   });
   $('new-samples').addEventListener('click', () => { newSamples(); run(); });
-  for (const id of ['mode', 'a-out-h', 'a-out-w', 'f-kernel', 'f-out-h', 'f-out-w', 'kernel', 'stride', 'padding', 'dilation', 'ceil', 'out-mode', 'out-h', 'out-w', 'channel']) {
+  const controls = ['mode', 'a-out-h', 'a-out-w', 'f-kernel', 'f-out-h', 'f-out-w',
+    'kernel', 'stride', 'padding', 'dilation', 'ceil', 'out-mode', 'out-h', 'out-w', 'channel'];
+  for (const id of controls) {
     $(id).addEventListener('input', run);
   }
   $('controls').addEventListener('submit', (e) => e.preventDefault());
