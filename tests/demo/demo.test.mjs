@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { openDemo, cellTexts, marked, canvasOf, channel, setPool, sequenceGrid, hoverCanvasCell } from './browser.mjs';
 import { pool, unpool, pooledSize } from './reference.mjs';
+import { modeTests } from './modes.mjs';
 
 const url = process.env.DEMO_URL;
 let demo;
@@ -186,6 +187,8 @@ test('hovering or focusing a pooled cell highlights its window, its maximum and 
   assert.deepEqual(await boxOf('input', 'argmax'), [r, c, r + 1, c + 1]);
   assert.deepEqual(await boxOf('unpool', 'argmax'), [r, c, r + 1, c + 1]);
 });
+
+modeTests(() => page);
 
 // Screenshots go to test-results/; UPDATE_SCREENSHOT=1 also refreshes the
 // README's web/screenshot.png (its timings change on every run).

@@ -43,3 +43,48 @@ export function unpool(values, indices, outH, outW) {
 
 /** Default unpooled size of one dim. */
 export const unpooledSize = (n, prm) => (n - 1) * prm.stride + prm.kernel - 2 * prm.padding;
+
+/** Max of plane over rows `rows` x cols `cols` (first maximum wins): [value, index]. */
+function windowMax(plane, W, rows, cols) {
+  let best = -Infinity;
+  let at = -1;
+  for (const h of rows) {
+    for (const w of cols) {
+      if (at < 0 || plane[h * W + w] > best) { best = plane[h * W + w]; at = h * W + w; }
+    }
+  }
+  return [best, at];
+}
+
+const range = (a, b) => Array.from({ length: b - a }, (_, i) => a + i);
+
+/** Adaptive window of output o along a dim: [floor(o*I/O), ceil((o+1)*I/O)). */
+export const adaptiveWindow = (o, I, O) => range(Math.floor((o * I) / O), Math.ceil(((o + 1) * I) / O));
+
+/** Window starts of a fractional pool (PyTorch's generate_intervals, in float32). */
+export function fractionalStarts(u, I, O, k) {
+  const f = Math.fround;
+  const alpha = O > 1 ? f(f(I - k) / f(O - 1)) : 0;
+  return range(0, O).map((i) => (i === O - 1 ? I - k
+    : Math.trunc(f(f(i + f(u)) * alpha)) - Math.trunc(f(f(u) * alpha))));
+}
+
+function poolBy(plane, W, OH, OW, rowsOf, colsOf) {
+  const values = new Float64Array(OH * OW);
+  const indices = new Int32Array(OH * OW);
+  for (let r = 0; r < OH; r++) {
+    for (let c = 0; c < OW; c++) [values[r * OW + c], indices[r * OW + c]] = windowMax(plane, W, rowsOf(r), colsOf(c));
+  }
+  return { OH, OW, values, indices };
+}
+
+/** adaptive_max_pool2d of one H x W plane to OH x OW. */
+export const adaptivePool = (plane, H, W, OH, OW) =>
+  poolBy(plane, W, OH, OW, (r) => adaptiveWindow(r, H, OH), (c) => adaptiveWindow(c, W, OW));
+
+/** fractional_max_pool2d of one plane with samples [uW, uH]: k x k windows at the starts. */
+export function fractionalPool(plane, H, W, k, OH, OW, [uW, uH]) {
+  const hs = fractionalStarts(uH, H, OH, k);
+  const ws = fractionalStarts(uW, W, OW, k);
+  return poolBy(plane, W, OH, OW, (r) => range(hs[r], hs[r] + k), (c) => range(ws[c], ws[c] + k));
+}

@@ -8,26 +8,68 @@ export function windowLine(o, k, s, p, d) {
   return out;
 }
 
-/** The window of pooled cell (r, c): its sampled rows and cols. */
-export function windowOf(r, c, prm) {
+const span = (start, end) => Array.from({ length: end - start }, (_, i) => start + i);
+
+/** Adaptive window of output `o` of `O` over `I` inputs: [floor(o*I/O), ceil((o+1)*I/O)). */
+export function adaptiveLine(o, I, O) {
+  return span(Math.floor((o * I) / O), Math.ceil(((o + 1) * I) / O));
+}
+
+/**
+ * Window starts of a fractional pool along one dim, as PyTorch's
+ * generate_intervals computes them in float32 from the sample `u`.
+ */
+export function fractionalStarts(u, I, O, k) {
+  const f = Math.fround;
+  const starts = new Array(O);
+  if (O > 1) {
+    const alpha = f(f(I - k) / f(O - 1));
+    const base = Math.trunc(f(f(u) * alpha));
+    for (let i = 0; i < O - 1; i++) starts[i] = Math.trunc(f(f(i + f(u)) * alpha)) - base;
+  }
+  if (O > 0) starts[O - 1] = I - k;
+  return starts;
+}
+
+/**
+ * The window of pooled cell (r, c) of result `res` in the pooling mode it
+ * ran: its sampled rows and cols (fractional windows use the plane's samples).
+ */
+export function windowOf(r, c, res) {
+  const { prm, src } = res;
+  if (prm.mode === 'adaptive') {
+    return { rows: adaptiveLine(r, src.H, prm.outH), cols: adaptiveLine(c, src.W, prm.outW) };
+  }
+  if (prm.mode === 'fractional') {
+    const [uw, uh] = prm.samples.slice(2 * res.channel, 2 * res.channel + 2);
+    const h0 = fractionalStarts(uh, src.H, prm.outH, prm.kernel)[r];
+    const w0 = fractionalStarts(uw, src.W, prm.outW, prm.kernel)[c];
+    return { rows: span(h0, h0 + prm.kernel), cols: span(w0, w0 + prm.kernel) };
+  }
   return {
     rows: windowLine(r, prm.kernel, prm.stride, prm.padding, prm.dilation),
     cols: windowLine(c, prm.kernel, prm.stride, prm.padding, prm.dilation),
   };
 }
 
+/** The largest window side of a result's mode: the size of the colour legend. */
+export function windowSpan(res) {
+  const { prm, src } = res;
+  if (prm.mode !== 'adaptive') return prm.kernel;
+  const most = (I, O) => Math.max(...span(0, O).map((o) => adaptiveLine(o, I, O).length));
+  return Math.max(most(src.H, prm.outH), most(src.W, prm.outW));
+}
+
 /**
- * Where in its window the maximum of pooled cell (r, c) was: {a, b} with
- * 0 <= a, b < kernel, or null when the index lies off the window grid
+ * Where in its window `win` the maximum at flat `index` was: {a, b} with
+ * 0 <= a, b < window sides, or null when the index lies off the window
  * (a window wholly in padding).
  */
-export function offsetInWindow(index, r, c, inW, prm) {
+export function offsetInWindow(index, win, inW) {
   const h = Math.floor(index / inW);
-  const w = index - h * inW;
-  const a = (h - (r * prm.stride - prm.padding)) / prm.dilation;
-  const b = (w - (c * prm.stride - prm.padding)) / prm.dilation;
-  const ok = (v) => Number.isInteger(v) && v >= 0 && v < prm.kernel;
-  return ok(a) && ok(b) ? { a, b } : null;
+  const a = win.rows.indexOf(h);
+  const b = win.cols.indexOf(index - h * inW);
+  return a >= 0 && b >= 0 ? { a, b } : null;
 }
 
 /** Default unpool size of one dim: (in - 1) * stride + kernel - 2 * padding. */
@@ -45,6 +87,18 @@ export function unpoolRange(inSize, prm) {
 export function cellOf(index, width) {
   const r = Math.floor(index / width);
   return { r, c: index - r * width };
+}
+
+/** Pooled cells (in output order) of one plane per index they chose: the unpool's writes. */
+export function writesOf(indices, plane, outH, outW) {
+  const writes = new Map();
+  const base = plane * outH * outW;
+  for (let i = 0; i < outH * outW; i++) {
+    const index = Number(indices[base + i]);
+    if (!writes.has(index)) writes.set(index, []);
+    writes.get(index).push(cellOf(i, outW));
+  }
+  return writes;
 }
 
 /** Pooled cells (in output order) of one plane whose index equals `index`. */

@@ -8,11 +8,10 @@ const rc = (r, c) => `(${r}, ${c})`;
 
 function markInput(stage, win, arg, prm) {
   const { rows, cols } = win;
-  const last = prm.kernel - 1;
-  addBox(stage, rows[0], cols[0], rows[last] + 1, cols[last] + 1, 'window');
+  addBox(stage, rows[0], cols[0], rows[rows.length - 1] + 1, cols[cols.length - 1] + 1, 'window');
   for (const r of rows) {
     for (const c of cols) {
-      if (prm.dilation > 1) addBox(stage, r, c, r + 1, c + 1, 'sample');
+      if (prm.mode === 'max' && prm.dilation > 1) addBox(stage, r, c, r + 1, c + 1, 'sample');
       cellAt(stage, r, c)?.classList.add('in-window');
     }
   }
@@ -41,7 +40,8 @@ function describe(res, sel, win, index, arg, land, dups) {
   const ch = res.src.C === 3 ? ` of the ${'RGB'[res.channel]} channel` : '';
   const value = pooled.data[res.channel * pooled.OH * pooled.OW + sel.r * pooled.OW + sel.c];
   const span = (v) => `${v[0]}..${v[v.length - 1]}${prm.dilation > 1 ? ` step ${prm.dilation}` : ''}`;
-  let text = `Pooled ${rc(sel.r, sel.c)}${ch} = ${formatValue(value)}: the maximum of rows ` +
+  const kind = { max: '', adaptive: 'adaptive window, ', fractional: 'fractional window, ' }[prm.mode];
+  let text = `Pooled ${rc(sel.r, sel.c)}${ch} = ${formatValue(value)}: the maximum of ${kind}rows ` +
     `${span(win.rows)}, cols ${span(win.cols)} of the input`;
   text += arg ? `, found at ${rc(arg.r, arg.c)} (flat index ${index} = ${arg.r}·${src.W} + ${arg.c}).`
     : `; the window lies in padding (index ${index}).`;
@@ -63,7 +63,7 @@ export function highlight(stages, res, sel) {
   const { pooled, src, prm } = res;
   if (sel.r >= pooled.OH || sel.c >= pooled.OW) return '';
   const index = Number(pooled.indices[res.channel * pooled.OH * pooled.OW + sel.r * pooled.OW + sel.c]);
-  const win = windowOf(sel.r, sel.c, prm);
+  const win = windowOf(sel.r, sel.c, res);
   const inside = index >= 0 && index < src.H * src.W;
   const arg = inside ? cellOf(index, src.W) : null;
   markInput(stages.input, win, arg, prm);

@@ -7,6 +7,8 @@ import { renderPanels, renderLegend } from './panels.js';
 import { highlight } from './highlight.js';
 import { cellFromPointer } from './view.js';
 import { timed, formatMs, simdStatus } from './timing.js';
+import { POOL_FN, readModeParams, poolCall, unpoolCall, newSamples, showMode } from './modes.js';
+import { windowSpan, writesOf } from './geometry.js';
 
 const $ = (id) => document.getElementById(id);
 const stages = { input: $('input'), pooled: $('pooled'), indices: $('indices'), unpool: $('unpool') };
@@ -27,22 +29,35 @@ function showErrors(errors) {
 
 function pool(src, prm) {
   const x = { data: src.data, shape: [1, src.C, src.H, src.W] };
-  const opts = { kernelSize: prm.kernel, stride: prm.stride, padding: prm.padding,
-    dilation: prm.dilation, ceilMode: prm.ceilMode };
-  const { value, ms } = timed(() => unpool.maxPool2d(x, opts));
-  $('t-pool').textContent = `maxPool2d: ${formatMs(ms)}`;
+  const { value, ms } = timed(() => poolCall(unpool, x, prm));
+  $('t-pool').textContent = `${POOL_FN[prm.mode]}: ${formatMs(ms)}`;
   const [OH, OW] = value.output.shape.slice(-2);
   return { OH, OW, data: value.output.data, indices: value.indices.data, tensors: value };
 }
 
 function unpoolResult(pooled, prm, outputSize) {
-  const opts = { kernelSize: prm.kernel, stride: prm.stride, padding: prm.padding };
-  if (outputSize) opts.outputSize = outputSize;
-  const { output, indices } = pooled.tensors;
-  const { value, ms } = timed(() => unpool.maxUnpool2d(output, indices, opts));
+  const { value, ms } = timed(() => unpoolCall(unpool, pooled.tensors, prm, outputSize));
   $('t-unpool').textContent = `maxUnpool2d: ${formatMs(ms)}`;
   const [H, W] = value.shape.slice(-2);
   return { H, W, data: value.data };
+}
+
+/** The unpool's output size: chosen in max mode, the input's size in the others. */
+function unpoolSize(res) {
+  if (res.prm.mode !== 'max') return [res.src.H, res.src.W];
+  const ranges = outputRanges(unpool, res.pooled.tensors.output.shape, res.prm);
+  return chooseOutputSize(ranges, [res.src.H, res.src.W]);
+}
+
+/** Says how many unpooled cells of the shown plane were written more than once. */
+function showDuplicates(res) {
+  const { pooled, out } = res;
+  const writes = pooled && out ? writesOf(pooled.indices, res.channel, pooled.OH, pooled.OW) : new Map();
+  const multi = [...writes.values()].filter((w) => w.length > 1).length;
+  $('dup-note').hidden = multi === 0;
+  $('dup-note').textContent = `${multi} cell${multi === 1 ? ' was' : 's were'} written by several pooled cells ` +
+    '(duplicate indices); they are written in order, so the last one wins.';
+  return writes;
 }
 
 const shapeText = (t) => (t ? `[${t.join(', ')}]` : '');
@@ -50,22 +65,24 @@ const shapeText = (t) => (t ? `[${t.join(', ')}]` : '');
 /** Pools, unpools and redraws everything from the current controls. */
 function run() {
   const { src } = state;
-  const prm = readPoolParams();
+  const prm = readModeParams(readPoolParams(), src.C);
+  showMode(prm);
   const res = { src, prm, pooled: null, out: null, channel: src.C === 3 ? Number($('channel').value) : 0 };
   const errors = [];
   try { res.pooled = pool(src, prm); } catch (e) { errors.push(e); }
   $('out-range').textContent = '';
   if (res.pooled) {
     try {
-      const ranges = outputRanges(unpool, res.pooled.tensors.output.shape, prm);
-      res.out = unpoolResult(res.pooled, prm, chooseOutputSize(ranges, [src.H, src.W]));
+      res.out = unpoolResult(res.pooled, prm, unpoolSize(res));
     } catch (e) { errors.push(e); }
   }
-  if (!res.pooled) $('t-pool').textContent = 'maxPool2d: —';
+  if (!res.pooled) $('t-pool').textContent = `${POOL_FN[prm.mode]}: —`;
   if (!res.out) $('t-unpool').textContent = 'maxUnpool2d: —';
   showErrors(errors);
+  res.writes = showDuplicates(res);
   renderPanels(stages, res, editCell);
-  renderLegend($('legend'), Number.isInteger(prm.kernel) && prm.kernel > 0 && prm.kernel <= 8 ? prm.kernel : 0);
+  const side = res.pooled || prm.mode === 'max' ? windowSpan(res) : 0;
+  renderLegend($('legend'), Number.isInteger(side) && side > 0 && side <= 8 ? side : 0);
   $('s-input').textContent = shapeText([1, src.C, src.H, src.W]);
   $('s-pooled').textContent = shapeText(res.pooled?.tensors.output.shape);
   $('s-indices').textContent = res.pooled ? `${shapeText(res.pooled.tensors.indices.shape)} ${res.pooled.indices.constructor.name}` : '';
@@ -136,7 +153,10 @@ function wireInputs() {
     panel.classList.remove('drag');
     loadFile(e.dataTransfer.files[0]);
   });
-  for (const id of ['kernel', 'stride', 'padding', 'dilation', 'ceil', 'out-mode', 'out-h', 'out-w', 'channel']) {
+  $('new-samples').addEventListener('click', () => { newSamples(); run(); });
+  const controls = ['mode', 'a-out-h', 'a-out-w', 'f-kernel', 'f-out-h', 'f-out-w',
+    'kernel', 'stride', 'padding', 'dilation', 'ceil', 'out-mode', 'out-h', 'out-w', 'channel'];
+  for (const id of controls) {
     $(id).addEventListener('input', run);
   }
   $('controls').addEventListener('submit', (e) => e.preventDefault());

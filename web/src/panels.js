@@ -1,6 +1,7 @@
 // Renders one result into the four panels: numbers in grid mode, pixels in
 // image mode. A result is {src, prm, pooled: {OH, OW, data, indices}, out, channel}.
-import { offsetInWindow, offsetRgb, css } from './geometry.js';
+import { offsetInWindow, offsetRgb, css, windowOf, windowSpan } from './geometry.js';
+import { POOL_FN } from './modes.js';
 import { drawPixels, tensorPixel, drawGrid, greyCell, formatValue, drawEmpty } from './view.js';
 
 const GREY = [150, 150, 150];
@@ -20,10 +21,10 @@ function range(data) {
 
 /** Colour of pooled cell i's index: the place of the maximum in its window. */
 function indexRgb(res, i) {
-  const { pooled, src, prm } = res;
+  const { pooled, src } = res;
   const index = Number(pooled.indices[res.channel * pooled.OH * pooled.OW + i]);
-  const off = offsetInWindow(index, Math.floor(i / pooled.OW), i % pooled.OW, src.W, prm);
-  return off ? offsetRgb(off.a, off.b, prm.kernel) : GREY;
+  const off = offsetInWindow(index, windowOf(Math.floor(i / pooled.OW), i % pooled.OW, res), src.W);
+  return off ? offsetRgb(off.a, off.b, res.span) : GREY;
 }
 
 function renderGridMode(stages, res, onEdit) {
@@ -42,7 +43,12 @@ function renderGridMode(stages, res, onEdit) {
   if (!out) return;
   drawGrid(stages.unpool, out.H, out.W, cellPx, (i) => {
     const v = out.data[i];
-    return v === 0 ? { text: '0', cls: 'zero' } : valueCell(v);
+    const cell = v === 0 ? { text: '0', cls: 'zero' } : valueCell(v);
+    const writes = res.writes?.get(i) ?? [];
+    if (writes.length < 2) return cell;
+    const last = writes[writes.length - 1];
+    return { ...cell, cls: `${cell.cls ?? ''} multi`,
+      title: `written ${writes.length} times; the last write, from pooled (${last.r}, ${last.c}), wins` };
   });
 }
 
@@ -61,10 +67,11 @@ function renderImageMode(stages, res) {
 
 /** Draws everything `res` has; panels it lacks (after an error) say why. */
 export function renderPanels(stages, res, onEdit) {
+  res.span = res.pooled ? windowSpan(res) : 0;
   if (res.src.kind === 'grid') renderGridMode(stages, res, onEdit);
   else renderImageMode(stages, res);
   if (!res.pooled) {
-    for (const k of ['pooled', 'indices']) drawEmpty(stages[k], 'maxPool2d failed (see the message above)');
+    for (const k of ['pooled', 'indices']) drawEmpty(stages[k], `${POOL_FN[res.prm.mode]} failed (see the message above)`);
   }
   if (!res.out) drawEmpty(stages.unpool, res.pooled ? 'maxUnpool2d failed (see the message above)' : '—');
 }

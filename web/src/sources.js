@@ -4,7 +4,7 @@
 const SIZE = 32;      // side of the built-in images
 const MAX_SIDE = 64;  // a user's image is scaled to fit this
 
-function rng(seed) {  // mulberry32: small, deterministic
+export function rng(seed) {  // mulberry32: small, deterministic
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
