@@ -4,7 +4,7 @@
 // heap blocks of calls (malloc with growth).
 import type { UnpoolWasmModule } from './unpool.mjs';
 import { DType, DTYPES, TensorData } from './dtypes.js';
-import type { Geometry, SizeArg } from './options.js';
+import { Geometry, GEOMETRY_SLOTS, writeGeometry } from './options.js';
 import { UnpoolError } from './tensor.js';
 
 /** Calls whose buffers fit in this many bytes use the arena. */
@@ -23,14 +23,13 @@ const RANK = SPATIAL + 2;
 
 /**
  * The fields of the parameter block this layer writes or reads, with the
- * number of slots each uses (a size: count, list, values; a shape: rank,
- * dims). Their offsets come from the module (paramLayout()).
+ * number of slots each uses: the ops' geometry (options.ts) and the shapes
+ * (rank, dims) and unpool output ranges. Their offsets come from the module
+ * (paramLayout()).
  */
 const FIELDS = {
-  dims: 1, layout: 1, ceilMode: 1, outputSizeCount: 1,
-  kernel: 2 + SPATIAL, stride: 2 + SPATIAL, padding: 2 + SPATIAL, dilation: 2 + SPATIAL,
-  outputSize: RANK, poolSize: 2 + SPATIAL, keep: SPATIAL, ratio: 2 + SPATIAL, shapeA: 1 + RANK, shapeB: 1 + RANK, shapeOut: 1 + RANK,
-  rangeMin: SPATIAL, rangeMax: SPATIAL,
+  ...GEOMETRY_SLOTS,
+  shapeA: 1 + RANK, shapeB: 1 + RANK, shapeOut: 1 + RANK, rangeMin: SPATIAL, rangeMax: SPATIAL,
 } as const;
 
 export type Field = keyof typeof FIELDS;
@@ -174,24 +173,9 @@ export class Runtime {
     }
   }
 
-  /** Writes an op's geometry: every param field of the block. */
+  /** Writes an op's geometry: every geometry field of the block. */
   writeGeometry(g: Geometry): void {
-    const f = this.f;
-    const l = this.layout;
-    f[l.dims] = g.dims;
-    f[l.layout] = g.layout;
-    f[l.ceilMode] = g.ceilMode ? 1 : 0;
-    f[l.outputSizeCount] = g.outputSizeCount;
-    writeSize(f, l.kernel, g.kernel);
-    writeSize(f, l.stride, g.stride);
-    writeSize(f, l.padding, g.padding);
-    writeSize(f, l.dilation, g.dilation);
-    const os = l.outputSize;
-    for (let i = 0; i < RANK; ++i) f[os + i] = g.outputSize[i];
-    writeSize(f, l.poolSize, g.poolSize);
-    const k = l.keep;
-    for (let i = 0; i < SPATIAL; ++i) f[k + i] = g.keep[i];
-    writeSize(f, l.ratio, g.ratio);
+    writeGeometry(this.f, this.layout, g);
   }
 
   /** Writes a shape (rank, then its dims, zeros after) into field `at`. */
@@ -211,12 +195,6 @@ export class Runtime {
     for (let i = 0; i < rank; ++i) shape.push(f[s + 1 + i]);
     return shape;
   }
-}
-
-function writeSize(f: Float64Array, at: number, s: SizeArg): void {
-  f[at] = s.count;
-  f[at + 1] = s.list ? 1 : 0;
-  for (let i = 0; i < SPATIAL; ++i) f[at + 2 + i] = s.values[i];
 }
 
 let current: Runtime | undefined;

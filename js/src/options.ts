@@ -103,6 +103,48 @@ export interface Geometry {
   ratio: SizeArg;
 }
 
+/**
+ * The geometry's fields in the parameter block, as the module names them,
+ * with the slots each takes (a size: count, list, three values). A new op
+ * parameter is a field of Geometry, a line here and a line in
+ * writeGeometry; the C++ side declares it once in cpp/bindings/param_block.h.
+ */
+export const GEOMETRY_SLOTS = {
+  dims: 1, layout: 1, ceilMode: 1, outputSizeCount: 1, kernel: 5, stride: 5, padding: 5,
+  dilation: 5, outputSize: 5, poolSize: 5, keep: 3, ratio: 5,
+} as const;
+
+export type GeometryField = keyof typeof GEOMETRY_SLOTS;
+
+function writeSize(f: Float64Array, at: number, s: SizeArg): void {
+  f[at] = s.count;
+  f[at + 1] = s.list ? 1 : 0;
+  f[at + 2] = s.values[0];
+  f[at + 3] = s.values[1];
+  f[at + 4] = s.values[2];
+}
+
+/** Writes `g` into the parameter block `f`, whose field offsets are `at`. */
+export function writeGeometry(f: Float64Array, at: Readonly<Record<GeometryField, number>>,
+                              g: Geometry): void {
+  f[at.dims] = g.dims;
+  f[at.layout] = g.layout;
+  f[at.ceilMode] = g.ceilMode ? 1 : 0;
+  f[at.outputSizeCount] = g.outputSizeCount;
+  writeSize(f, at.kernel, g.kernel);
+  writeSize(f, at.stride, g.stride);
+  writeSize(f, at.padding, g.padding);
+  writeSize(f, at.dilation, g.dilation);
+  const os = at.outputSize;
+  for (let i = 0; i < MAX_RANK; ++i) f[os + i] = g.outputSize[i];
+  writeSize(f, at.poolSize, g.poolSize);
+  const k = at.keep;
+  f[k] = g.keep[0];
+  f[k + 1] = g.keep[1];
+  f[k + 2] = g.keep[2];
+  writeSize(f, at.ratio, g.ratio);
+}
+
 const NOT_GIVEN: SizeArg = { count: 0, list: false, values: [0, 0, 0] };
 const NO_OUTPUT_SIZE: [number, number, number, number, number] = [0, 0, 0, 0, 0];
 const NO_KEEP: [number, number, number] = [0, 0, 0];
