@@ -143,6 +143,16 @@ __assert.deepEqual(restored.shape, shape);
 __assert.deepEqual(restored.data, maxUnpool2d(p.output, p.indices, { kernelSize: 2 }).data);
 await session.release();`,
   },
+  "import { init, adaptiveMaxPool2d, fractionalMaxPool2d } from 'unpool';": {
+    epilogue: `
+__assert.deepEqual(a.output.shape, [2, 3, 4, 9]);
+__assert.deepEqual(f.output.shape, [2, 3, 5, 4]);
+// Rows 0-2 of each plane are output row 0's window (floor(0 * 10 / 4) to ceil(10 / 4)).
+for (let p = 0; p < 6; ++p) {
+  const col = (r) => x.data[p * 90 + r * 9];
+  __assert.equal(a.output.data[p * 36], Math.max(col(0), col(1), col(2)));
+}`,
+  },
   'console.log(outputSizeRange([1, 3, 2, 2], { kernelSize: 3, stride: 2 }));': {
     prelude: "import { init, outputSizeRange } from 'unpool';\nawait init();",
   },
