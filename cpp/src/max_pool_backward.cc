@@ -67,6 +67,16 @@ int64_t first_bad_index(const Geometry& g, const I* idx, const EmptyWindows* emp
   return -1;
 }
 
+// The index error of the first bad index of `idx` (the planes of `g`), as
+// `plan` names it, or ok.
+template <typename I>
+Check check_planes(const Plan& plan, const Geometry& g, const I* idx, const EmptyWindows* e) {
+  const int64_t bad = first_bad_index(g, idx, e);
+  if (bad < 0) return {};
+  return internal::index_error(plan.name, "indices", g.first_plane * g.out_plane() + bad,
+                               static_cast<int64_t>(idx[bad]), g.in, plan.dims, "input");
+}
+
 // With `empty` windows present, their offsets may point outside the plane
 // (they are skipped) or inside it (they are added, as PyTorch does); every
 // other offset was checked by first_bad_index.
@@ -118,12 +128,7 @@ Check check_pool_backward_indices(const Plan& plan, const void* indices) {
   Check c;
   dispatch_index<float>(plan.index_type, [&](auto, auto i) {
     using I = decltype(i);
-    const I* idx = static_cast<const I*>(indices);
-    const int64_t bad = first_bad_index(g, idx, e);
-    if (bad >= 0) {
-      c = index_error(plan.name, "indices", g.first_plane * g.out_plane() + bad,
-                      static_cast<int64_t>(idx[bad]), g.in, plan.dims, "input");
-    }
+    c = check_planes(plan, g, static_cast<const I*>(indices), e);
   });
   return c;
 }
@@ -191,12 +196,8 @@ Status run_max_pool_backward(const Plan& plan, PlaneRange planes, const void* gr
     using T = decltype(t);
     using I = decltype(i);
     const I* idx = static_cast<const I*>(indices);
-    const int64_t bad = first_bad_index(g, idx, e);
-    if (bad >= 0) {
-      c = internal::index_error(plan.name, "indices", g.first_plane * g.out_plane() + bad,
-                                static_cast<int64_t>(idx[bad]), g.in, plan.dims, "input");
-      return;
-    }
+    c = check_planes(plan, g, idx, e);
+    if (!c.ok()) return;
     if (g.layout == Layout::kChannelsLast) {
       internal::scatter_add_channels_last<T, I>(g, static_cast<const T*>(grad_output), idx,
                                                 e != nullptr, static_cast<T*>(grad_input));
