@@ -22,30 +22,10 @@ using unpool::Plan;
 using unpool::PlaneRange;
 using unpool::Status;
 
-struct Case {
-  int dims;
-  bool batched;
-  DType dtype;
-  IndexType itype;
-};
-
-std::string case_name(const Case& c) {
+std::string case_name(const WindowCase& c) {
   return std::to_string(c.dims) + "d" + (c.batched ? "_batched" : "_unbatched") +
          (c.dtype == DType::kFloat32 ? "_f32" : "_f64") +
          (c.itype == IndexType::kInt32 ? "_i32" : "_i64");
-}
-
-std::vector<Case> all_cases() {
-  std::vector<Case> v;
-  for (int dims = 1; dims <= 3; ++dims) {
-    for (bool batched : {false, true}) {
-      for (DType t : {DType::kFloat32, DType::kFloat64}) {
-        for (IndexType it : {IndexType::kInt32, IndexType::kInt64})
-          v.push_back({dims, batched, t, it});
-      }
-    }
-  }
-  return v;
 }
 
 // (in, out) per dim: smaller, equal and larger outputs, dividing and not.
@@ -62,7 +42,7 @@ struct Problem {
 };
 
 // Problem `k` of a sweep: dim i takes pair (k + 5 * i) % kNumPairs.
-Problem problem(const Case& c, int k) {
+Problem problem(const WindowCase& c, int k) {
   Problem p;
   p.batch = c.batched ? 2 : 1;
   p.channels = c.batched ? 2 : 3;
@@ -98,7 +78,7 @@ struct Result {
 
 // Plans and runs on `range`, with `x` the data of the range's planes; checks
 // the guards.
-Result run(const AdaptivePoolParams& ap, const Shape& in, const Case& c,
+Result run(const AdaptivePoolParams& ap, const Shape& in, const WindowCase& c,
            const std::vector<double>& x, PlaneRange range, size_t out_n, Shape* out = nullptr) {
   Plan plan;
   std::string err;
@@ -130,7 +110,7 @@ void expect_same(DType t, const std::vector<double>& got, const std::vector<doub
   }
 }
 
-void forward_case(const Case& c) {
+void forward_case(const WindowCase& c) {
   for (int k = 0; k < kNumPairs; ++k) {
     const Problem p = problem(c, k);
     SCOPED_TRACE("x " + shape_text(p.in) + " outputSize " + shape_text(make_shape(p.out_size)));
@@ -211,7 +191,7 @@ void forward_case(const Case& c) {
 
 // The backward pass: a scatter-add of grad_output by the forward's indices,
 // in output order, for both layouts and on plane ranges.
-void backward_case(const Case& c) {
+void backward_case(const WindowCase& c) {
   for (int k = 0; k < kNumPairs; ++k) {
     const Problem p = problem(c, k);
     SCOPED_TRACE("x " + shape_text(p.in) + " outputSize " + shape_text(make_shape(p.out_size)));
@@ -282,7 +262,7 @@ void backward_case(const Case& c) {
 // One test per property, every case inside: each test is a process start
 // in the em++ suite.
 TEST(AdaptiveSweep, MatchesTheReferenceInEveryForm) {
-  for (const Case& c : all_cases()) {
+  for (const WindowCase& c : window_cases(1)) {
     SCOPED_TRACE(case_name(c));
     forward_case(c);
     if (HasFatalFailure()) return;
@@ -290,7 +270,7 @@ TEST(AdaptiveSweep, MatchesTheReferenceInEveryForm) {
 }
 
 TEST(AdaptiveSweep, BackwardScatterAddsByIndex) {
-  for (const Case& c : all_cases()) {
+  for (const WindowCase& c : window_cases(1)) {
     SCOPED_TRACE(case_name(c));
     backward_case(c);
     if (HasFatalFailure()) return;
@@ -302,7 +282,7 @@ TEST(AdaptiveSweep, BackwardScatterAddsByIndex) {
 TEST(Adaptive, FirstMaximumLastNanAndMinusInfinityWindows) {
   const double nan = std::numeric_limits<double>::quiet_NaN(),
                inf = std::numeric_limits<double>::infinity();
-  const Case c{1, false, DType::kFloat64, IndexType::kInt64};
+  const WindowCase c{1, false, DType::kFloat64, IndexType::kInt64};
   const Result r = run(params(1, {3}, Layout::kChannelsFirst), make_shape({3, 7}), c,
                        {2,    5,    5,    1,    5,    0,    0,  // ties: the first 5 of each window
                         nan,  1,    nan,  3,    nan,  9,    nan,  // the last NaN of each window

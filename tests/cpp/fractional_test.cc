@@ -21,26 +21,6 @@ using unpool::Plan;
 using unpool::PlaneRange;
 using unpool::Status;
 
-struct Case {
-  int dims;
-  bool batched;
-  DType dtype;
-  IndexType itype;
-};
-
-std::vector<Case> all_cases() {
-  std::vector<Case> v;
-  for (int dims = 2; dims <= 3; ++dims) {
-    for (bool batched : {false, true}) {
-      for (DType t : {DType::kFloat32, DType::kFloat64}) {
-        for (IndexType it : {IndexType::kInt32, IndexType::kInt64})
-          v.push_back({dims, batched, t, it});
-      }
-    }
-  }
-  return v;
-}
-
 // Spatial sizes, kernel and either the output size or a ratio (D, H, W;
 // 2d problems leave D at 1).
 struct Config {
@@ -90,7 +70,7 @@ FractionalPoolParams params(int dims, const Config& cf) {
 }
 
 template <typename T>
-void check_case(const Case& c, const Config& cf, int which) {
+void check_case(const WindowCase& c, const Config& cf, int which) {
   const int dims = c.dims;
   const int64_t batch = c.batched ? 2 : 1, channels = c.batched ? 2 : 3, planes = batch * channels;
   std::vector<int64_t> shape;
@@ -180,7 +160,7 @@ void check_case(const Case& c, const Config& cf, int which) {
 
 // Every case in one test: each test is a process start in the em++ suite.
 TEST(FractionalSweep, MatchesTheReference) {
-  for (const Case& c : all_cases()) {
+  for (const WindowCase& c : window_cases(2)) {
     SCOPED_TRACE(std::to_string(c.dims) + "d" + (c.batched ? " batched" : " unbatched") +
                  (c.dtype == DType::kFloat32 ? " float32" : " float64") +
                  (c.itype == IndexType::kInt32 ? " int32" : " int64"));

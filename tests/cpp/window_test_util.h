@@ -135,6 +135,29 @@ std::vector<V> part(const std::vector<V>& v, int64_t from, int64_t n) {
   return std::vector<V>(v.begin() + from, v.begin() + from + n);
 }
 
+// A sweep case of the window-list ops: dims, batched or not, value and index
+// types.
+struct WindowCase {
+  int dims;
+  bool batched;
+  DType dtype;
+  IndexType itype;
+};
+
+// Every case from `first_dims` to 3 spatial dims.
+inline std::vector<WindowCase> window_cases(int first_dims) {
+  std::vector<WindowCase> v;
+  for (int dims = first_dims; dims <= 3; ++dims) {
+    for (bool batched : {false, true}) {
+      for (DType t : {DType::kFloat32, DType::kFloat64}) {
+        for (IndexType it : {IndexType::kInt32, IndexType::kInt64})
+          v.push_back({dims, batched, t, it});
+      }
+    }
+  }
+  return v;
+}
+
 }  // namespace unpool_test
 
 #endif  // UNPOOL_TESTS_CPP_WINDOW_TEST_UTIL_H_
