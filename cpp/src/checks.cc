@@ -1,6 +1,7 @@
 #include "checks.h"
 
 #include <cstddef>
+#include <cstring>
 
 #include "unpool/unpool.h"
 
@@ -104,6 +105,70 @@ Check check_types(const char* op, DType dtype, IndexType index_type, int64_t lim
                                              << limit - 1 << "; use int64");
   }
   return {};
+}
+
+std::string format_g(double v, int significant) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof(bits));
+  std::string out = (bits >> 63) ? "-" : "";
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  uint64_t mant = bits & ((uint64_t{1} << 52) - 1);
+  if (biased == 0x7ff) return out + (mant ? "nan" : "inf");
+  if (biased == 0 && mant == 0) return out + "0";
+  if (biased != 0) mant |= uint64_t{1} << 52;
+  int e2 = (biased == 0 ? 1 : biased) - 1075;  // |v| = mant * 2^e2
+  // |v| = digits * 10^e10 exactly: mant * 2^e2, or mant * 5^-e2 * 10^e2.
+  // Base 10^9, least significant first: 2^53 * 5^1074 has 768 digits.
+  uint32_t big[90];
+  size_t n = 0;
+  for (; mant != 0; mant /= 1000000000) big[n++] = static_cast<uint32_t>(mant % 1000000000);
+  const int e10 = e2 < 0 ? e2 : 0;
+  for (; e2 != 0; e2 += e2 > 0 ? -1 : 1) {
+    const uint64_t f = e2 > 0 ? 2 : 5;
+    uint64_t carry = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t t = big[i] * f + carry;
+      big[i] = static_cast<uint32_t>(t % 1000000000);
+      carry = t / 1000000000;
+    }
+    if (carry != 0) big[n++] = static_cast<uint32_t>(carry);
+  }
+  std::string digits = std::to_string(big[n - 1]);
+  for (size_t i = n - 1; i-- > 0;) {
+    const std::string limb = std::to_string(big[i]);
+    digits += std::string(9 - limb.size(), '0') + limb;
+  }
+  int exp10 = static_cast<int>(digits.size()) - 1 + e10;
+  const size_t p = static_cast<size_t>(significant < 1 ? 1 : significant);
+  if (digits.size() > p) {
+    const char next = digits[p];
+    const bool rest = digits.find_first_not_of('0', p + 1) != std::string::npos;
+    const bool up = next > '5' || (next == '5' && (rest || (digits[p - 1] - '0') % 2 == 1));
+    digits.resize(p);
+    if (up) {
+      size_t i = p;
+      while (i > 0 && digits[i - 1] == '9') digits[--i] = '0';
+      if (i == 0) {
+        digits.insert(digits.begin(), '1');
+        digits.pop_back();
+        ++exp10;
+      } else {
+        ++digits[i - 1];
+      }
+    }
+  }
+  const size_t last = digits.find_last_not_of('0');
+  digits.resize(last + 1);
+  if (exp10 < -4 || exp10 >= static_cast<int>(p)) {
+    out += digits[0];
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    const int a = exp10 < 0 ? -exp10 : exp10;
+    return out + (exp10 < 0 ? "e-" : "e+") + (a < 10 ? "0" : "") + std::to_string(a);
+  }
+  if (exp10 < 0) return out + "0." + std::string(static_cast<size_t>(-exp10 - 1), '0') + digits;
+  const size_t point = static_cast<size_t>(exp10) + 1;
+  if (digits.size() <= point) return out + digits + std::string(point - digits.size(), '0');
+  return out + digits.substr(0, point) + "." + digits.substr(point);
 }
 
 Check check_pool_index_limit(const char* op, int64_t limit) {

@@ -75,6 +75,11 @@ class OpName {
 // "[2, 3, 4]"
 std::string shape_string(const Shape& s);
 
+// `v` as printf's "%.<significant>g" writes it (exact decimal expansion,
+// rounded half to even), without printf: its float formatting is a tenth
+// of the WebAssembly module.
+std::string format_g(double v, int significant);
+
 Check check_dims_value(const char* op, int32_t dims);
 Check check_layout(const char* op, Layout layout);
 

@@ -3,7 +3,6 @@
 // sample per (n, c) plane and dim as PyTorch's generate_intervals draws them
 // (aten/src/ATen/native/FractionalMaxPooling.h), in the value type's
 // arithmetic so that float32 samples give PyTorch's float32 windows.
-#include <cstdio>
 #include <string>
 
 #include "dispatch.h"
@@ -26,9 +25,7 @@ namespace {
 // A value in a message: as many digits as tell it apart in its type.
 template <typename T>
 std::string number(T v) {
-  char s[32];
-  std::snprintf(s, sizeof(s), sizeof(T) == 4 ? "%.9g" : "%.17g", static_cast<double>(v));
-  return s;
+  return internal::format_g(static_cast<double>(v), sizeof(T) == 4 ? 9 : 17);
 }
 
 Check check_fractional_dims(const char* op, int32_t dims) {

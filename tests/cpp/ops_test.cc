@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <limits>
+#include <random>
 
+#include "checks.h"
 #include "test_util.h"
 
 namespace unpool_test {
@@ -278,6 +282,48 @@ TEST(Ops, HostileSizesFailCleanly) {
   EXPECT_EQ(unpool::max_pool_shape(bad_dims, make_shape({1, 1, 2, 2}), &out, &err),
             Status::kInvalidArgument);
   EXPECT_EQ(err, "maxPool: dims=4 must be 1, 2 or 3");
+}
+
+// Numbers in messages are written without printf (it would be a tenth of
+// the WebAssembly module), exactly as printf's %.9g and %.17g write them.
+TEST(Messages, NumbersAsPrintfWritesThem) {
+  std::mt19937_64 rng(7);
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1.0,
+                                1.5,
+                                -0.25,
+                                0.1,
+                                1e-5,
+                                1e-4,
+                                123456789.0,
+                                1234567890123.0,
+                                5e-324,
+                                2.2250738585072014e-308,
+                                1.7976931348623157e308,
+                                9.5,
+                                0.5,
+                                2.5,
+                                99999999.5,
+                                0.999999999999,
+                                std::numeric_limits<double>::infinity(),
+                                -std::numeric_limits<double>::infinity(),
+                                std::numeric_limits<double>::quiet_NaN()};
+  for (int i = 0; i < 20000; ++i) {
+    uint64_t b = rng();
+    double v;
+    std::memcpy(&v, &b, sizeof(v));
+    values.push_back(v);
+    values.push_back(static_cast<double>(static_cast<float>(v)));
+    values.push_back(static_cast<double>(static_cast<int64_t>(b % 2000001) - 1000000) / 1024.0);
+  }
+  for (double v : values) {
+    for (int p : {9, 17, 1, 3}) {
+      char want[64];
+      std::snprintf(want, sizeof(want), "%.*g", p, v);
+      ASSERT_EQ(unpool::internal::format_g(v, p), std::string(want)) << p;
+    }
+  }
 }
 
 }  // namespace

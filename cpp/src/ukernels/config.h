@@ -27,6 +27,7 @@
 #define UNPOOL_SRC_UKERNELS_CONFIG_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "ukernels/argmaxpool_half.h"
 #include "ukernels/half.h"
@@ -35,6 +36,11 @@
 namespace unpool {
 namespace ukernels {
 namespace config {
+
+// float64 pools run the plain scalar kernel in every build: the SIMD and
+// unrolled variants for two-lane values made the module larger than it may
+// be (docs/performance.md).
+constexpr bool kScalarFloat64 = true;
 
 // One run of output rows of a channels-first pool.
 template <typename T, typename I>
@@ -46,6 +52,9 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
     }
 #endif
     return &argmaxpool_row_half__scalar<T, I>;
+  } else if constexpr (kScalarFloat64 && std::is_same<T, double>::value) {
+    (void)r;
+    return &argmaxpool_row__scalar<T, I>;
   } else {
 #ifdef __wasm_simd128__
     if (argmaxpool_row__wasmsimd_k2s2_applies<T, I>(r)) {
@@ -94,14 +103,18 @@ inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int6
     (void)a, (void)rows;
     return &argmaxpool_windows_half__scalar_s<T, I>;
   } else {
-    if (rows * a.w.out <= (int64_t{1} << 22)) return &argmaxpool_windows__rows<T, I>;
+    if (!(kScalarFloat64 && std::is_same<T, double>::value) &&
+        rows * a.w.out <= (int64_t{1} << 22)) {
+      return &argmaxpool_windows__rows<T, I>;
+    }
     return &argmaxpool_windows__scalar<T, I>;
   }
 }
 // Whether `f` is the variant that needs WindowScratch.
 template <typename T, typename I>
 inline bool needs_window_scratch(ArgmaxpoolWindowsFn<T, I> f) {
-  if constexpr (is_half_v<T>) {
+  if constexpr (is_half_v<T> || (kScalarFloat64 && std::is_same<T, double>::value)) {
+    (void)f;
     return false;
   } else {
     return f == &argmaxpool_windows__rows<T, I>;
