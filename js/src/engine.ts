@@ -9,7 +9,7 @@
 //   for ops whose Call says `streams`;
 // - whole: one heap block for every buffer, one run.
 import type { Call, Output, OutputSpec, Sink } from './call.js';
-import { DTYPES, TensorData } from './dtypes.js';
+import { DTYPES, StorageArray } from './dtypes.js';
 import { ARENA_BYTES, HeapBlock, Runtime } from './heap.js';
 import { checkOut } from './options.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
@@ -23,8 +23,8 @@ const round8 = (bytes: number) => Math.ceil(bytes / 8) * 8;
 
 function outputOf(c: Call, o: OutputSpec, shape: number[]): Output {
   const sink: Sink = c.resident ? RESIDENT : o.out === undefined ? FRESH
-    : { kind: 'out', array: checkOut(c.fn, o.name, o.out, o.dtype, numel(shape)) };
-  return { dtype: o.dtype, shape, sink };
+    : checkOut(c.fn, o.name, o.out, o.dtype, o.cls, numel(shape));
+  return { dtype: o.dtype, cls: o.cls, shape, sink };
 }
 
 /** The outputs, with the core's result shape (in the block) where the op gave none. */
@@ -76,7 +76,7 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
     if (i.address !== 0) {
       addresses[k] = i.address;
     } else {
-      (rt.heapViews[i.dtype] as { set(a: TensorData, offset: number): void })
+      (rt.heapViews[i.dtype] as { set(a: StorageArray, offset: number): void })
           .set(i.data!, at / DTYPES[i.dtype].bytes);
       addresses[k] = at;
       at += round8(i.byteLength);
@@ -96,16 +96,16 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
     let shape = o.shape;
     if (shape === undefined) shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
     const n = numel(shape);
-    const out = sink !== undefined ? (sink.kind === 'out' ? sink.array : undefined)
-      : o.out === undefined ? undefined : checkOut(c.fn, o.name, o.out, o.dtype, n);
+    const out = sink !== undefined ? (sink.kind === 'out' ? sink : undefined)
+      : o.out === undefined ? undefined : checkOut(c.fn, o.name, o.out, o.dtype, o.cls, n);
     const type = DTYPES[o.dtype];
     const view = type.view(rt.heap, at, n);
     at += round8(n * type.bytes);
     if (out !== undefined) {
-      (out as { set(a: TensorData): void }).set(view);
-      results.push({ data: out, shape });
+      (out.array as { set(a: StorageArray): void }).set(view);
+      results.push({ data: out.user, shape, dtype: o.dtype });
     } else {
-      results.push({ data: type.copy(view), shape });
+      results.push({ data: o.cls.wrap(type.copy(view)), shape, dtype: o.dtype });
     }
   }
   return results;
@@ -129,7 +129,8 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
   let block: HeapBlock | undefined;
   try {
     for (const o of outputs) {
-      resident.push(o.sink.kind === 'resident' ? allocTensor(rt.m, fn, o.dtype, o.shape) : undefined);
+      resident.push(o.sink.kind === 'resident'
+        ? allocTensor(rt.m, fn, o.dtype, o.shape, o.cls) : undefined);
     }
     block = new HeapBlock(rt, fn, sizes);
     const a = [0, 0, 0, 0];
@@ -138,7 +139,7 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
       if (i.address !== 0) {
         a[k] = i.address;
       } else {
-        (block.view(k, i.dtype, i.data!.length) as { set(a: TensorData): void }).set(i.data!);
+        (block.view(k, i.dtype, i.data!.length) as { set(a: StorageArray): void }).set(i.data!);
         a[k] = block.ptrs[k];
       }
     }
@@ -149,17 +150,17 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
     rt.check(rt.m.runPlan(plan, a[0], a[1], a[2], a[3] ?? 0, 0, -1));
     const results: (Tensor | WasmTensor)[] = [];
     for (let k = 0; k < outputs.length; ++k) {
-      const { dtype, shape, sink } = outputs[k];
+      const { dtype, cls, shape, sink } = outputs[k];
       if (sink.kind === 'resident') {
         results.push(resident[k]!);
         continue;
       }
       const view = block.view(nIn + k, dtype, counts[k]);
       if (sink.kind === 'out') {
-        (sink.array as { set(a: TensorData): void }).set(view);
-        results.push({ data: sink.array, shape });
+        (sink.array as { set(a: StorageArray): void }).set(view);
+        results.push({ data: sink.user, shape, dtype });
       } else {
-        results.push({ data: DTYPES[dtype].copy(view), shape });
+        results.push({ data: cls.wrap(DTYPES[dtype].copy(view)), shape, dtype });
       }
     }
     resident.length = 0;  // handed over

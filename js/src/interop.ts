@@ -139,14 +139,17 @@ export function convertIndices(indices: TensorLike<IndexArray>,
   const rt = runtimeOf(m);
   const block = new HeapBlock(rt, fn, [it.data.byteLength, n * toType.bytes]);
   try {
-    (block.view(0, it.type.dtype, it.data.length) as { set(a: IndexArray): void }).set(it.data);
+    (block.view(0, it.type.dtype, it.data.length) as { set(a: typeof it.data): void }).set(it.data);
     rt.writeGeometry(plainGeometry(dims, layout));
     rt.writeShape('shapeA', inputShape);
     rt.writeShape('shapeB', it.shape);
     const [ps, pd] = block.ptrs;
     rt.check(m.convertIndices(rt.block, from, rt.codes[it.type.dtype], ps,
                               to, rt.codes[toType.dtype], pd));
-    return { data: toType.copy(block.view(1, toType.dtype, n)) as IndexArray, shape: it.shape };
+    return {
+      data: toType.copy(block.view(1, toType.dtype, n)) as IndexArray, shape: it.shape,
+      dtype: toType.dtype as IndexType,
+    };
   } finally {
     block.free();
   }

@@ -2,7 +2,7 @@
 // range. Each: check what only JS can check (options.ts), write the geometry
 // and shapes into the parameter block, describe inputs and outputs, and let
 // the engine run it.
-import { DType } from './dtypes.js';
+import { DType, DTYPES } from './dtypes.js';
 import { Call, checkInput, Input, OutputSpec } from './call.js';
 import { execute } from './engine.js';
 import { OpName, Runtime, runtimeOf } from './heap.js';
@@ -72,8 +72,13 @@ export function run(rt: Runtime, fn: string, op: OpName, g: Geometry, shapeA: re
   return execute(rt, c);
 }
 
-export const float = (dtype: DType, out: unknown, shape?: number[]): OutputSpec =>
-  ({ dtype, name: 'out', out, shape });
+/** A values result (`out` named 'out'): of the dtype and array class of input `like`. */
+export const float = (like: Input, out: unknown, shape?: number[], name = 'out'): OutputSpec =>
+  ({ dtype: like.dtype, cls: like.cls, name, out, shape });
+
+/** An indices result ('out.indices'), of the index dtype's class. */
+export const indexOutput = (indexType: DType, out: unknown): OutputSpec =>
+  ({ dtype: indexType, cls: DTYPES[indexType].classes[0], name: 'out.indices', out, shape: undefined });
 
 export function maxPoolNd(dims: number, x: unknown,
                           options: MaxPoolOptions): MaxPoolResult | ResidentMaxPoolResult {
@@ -88,8 +93,7 @@ export function maxPoolNd(dims: number, x: unknown,
   const mode = resultMode(fn, options);
   const [outY, outI] = poolOut(fn, mode.out);
   const [output, indices] = run(runtimeOf(m), fn, 'maxPool', g, xi.shape, [], xi.dtype, indexType,
-                                [xi], [{ dtype: xi.dtype, name: 'out.output', out: outY, shape: undefined },
-                                  { dtype: indexType, name: 'out.indices', out: outI, shape: undefined }],
+                                [xi], [float(xi, outY, undefined, 'out.output'), indexOutput(indexType, outI)],
                                 mode.resident);
   return { output, indices } as MaxPoolResult | ResidentMaxPoolResult;
 }
@@ -107,7 +111,7 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
   // Streamed into `out`, every index (input 1) is checked before the first
   // range is written.
   const [y] = run(runtimeOf(m), fn, 'maxUnpool', g, xi.shape, [], xi.dtype, ii.dtype, [xi, ii],
-                  [float(xi.dtype, mode.out)], mode.resident, 1);
+                  [float(xi, mode.out)], mode.resident, 1);
   return y as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
 
@@ -149,7 +153,7 @@ export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: un
   const mode = resultMode(fn, options);
   sameShape(fn, 'indices', ii.shape, 'gradOutput', gi.shape);
   const [r] = run(runtimeOf(m), fn, 'maxPoolBackward', g, inputShape, gi.shape, gi.dtype, ii.dtype,
-                  [gi, ii], [float(gi.dtype, mode.out, inputShape)], mode.resident, 1);
+                  [gi, ii], [float(gi, mode.out, inputShape)], mode.resident, 1);
   return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
 
@@ -165,6 +169,6 @@ export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: 
   const g = plainGeometry(dims, layoutCode(fn, dims, options?.layout));
   const mode = resultMode(fn, options);
   const [r] = run(runtimeOf(m), fn, 'maxUnpoolBackward', g, gi.shape, ii.shape, gi.dtype, ii.dtype,
-                  [gi, ii], [float(gi.dtype, mode.out, ii.shape)], mode.resident, 1);
+                  [gi, ii], [float(gi, mode.out, ii.shape)], mode.resident, 1);
   return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
 }
