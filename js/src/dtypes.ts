@@ -11,19 +11,13 @@
 // `dtype`. Results come back in the class of the value input's data.
 
 /**
- * The global Float16Array's structure, as far as the package relies on it:
- * the type when the TypeScript lib in use does not declare Float16Array
- * (lib ES2024 and older). Its `Symbol.toStringTag` keeps the other typed
- * arrays from matching it.
+ * The type of a Float16Array where the TypeScript lib in use does not
+ * declare one (lib ES2024 and older): a Float32Array's members (methods
+ * that make arrays are typed as a Float32Array's) under the Float16Array's
+ * `Symbol.toStringTag`, which keeps the other typed arrays from matching it.
  */
-export interface Float16ArrayShape extends ArrayLike<number> {
+export interface Float16ArrayShape extends Omit<Float32Array, typeof Symbol.toStringTag> {
   readonly [Symbol.toStringTag]: 'Float16Array';
-  readonly BYTES_PER_ELEMENT: number;
-  readonly buffer: ArrayBufferLike;
-  readonly byteOffset: number;
-  readonly byteLength: number;
-  [index: number]: number;
-  subarray(begin?: number, end?: number): Float16ArrayShape;
 }
 
 /**

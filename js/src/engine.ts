@@ -14,7 +14,7 @@ import { ARENA_BYTES, HeapBlock, Runtime } from './heap.js';
 import { checkOut } from './options.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
 import { streamed } from './streamed.js';
-import { numel, Tensor } from './tensor.js';
+import { numel, TensorResult } from './tensor.js';
 
 const FRESH: Sink = { kind: 'fresh' };
 const RESIDENT: Sink = { kind: 'resident' };
@@ -46,7 +46,7 @@ function shapesKnown(c: Call): boolean {
 }
 
 /** Runs a call on the path that suits it; returns its results in op order. */
-export function execute(rt: Runtime, c: Call): (Tensor | WasmTensor)[] {
+export function execute(rt: Runtime, c: Call): (TensorResult | WasmTensor)[] {
   // Outputs of known shapes first: their `out` errors come before the core's.
   const known = shapesKnown(c) ? outputsOf(rt, c) : undefined;
   if (!c.resident) {
@@ -65,7 +65,7 @@ export function execute(rt: Runtime, c: Call): (Tensor | WasmTensor)[] {
 // in one call, writing the results after the inputs when they fit.
 
 function small(rt: Runtime, c: Call, known: Output[] | undefined):
-    (Tensor | WasmTensor)[] | undefined {
+    (TensorResult | WasmTensor)[] | undefined {
   let bytes = 0;
   for (const i of c.inputs) if (i.address === 0) bytes += round8(i.byteLength);
   if (bytes > ARENA_BYTES / 2) return undefined;
@@ -89,7 +89,7 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
   rt.check(code);
   // Results follow the inputs, each 8-aligned; no Output records on this path.
   let core: number[] | undefined;
-  const results: Tensor[] = [];
+  const results: TensorResult[] = [];
   for (let k = 0; k < c.outputs.length; ++k) {
     const o = c.outputs[k];
     const sink = known?.[k].sink;
@@ -114,7 +114,7 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
 // ---- whole calls: one block, one run ----------------------------------------------
 
 function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
-    (Tensor | WasmTensor)[] {
+    (TensorResult | WasmTensor)[] {
   const { fn, inputs } = c;
   const nIn = inputs.length;
   const sizes: number[] = [];
@@ -148,7 +148,7 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
       a[nIn + k] = r !== undefined ? addressOf(fn, 'result', r) : block.ptrs[nIn + k];
     }
     rt.check(rt.m.runPlan(plan, a[0], a[1], a[2], a[3] ?? 0, 0, -1));
-    const results: (Tensor | WasmTensor)[] = [];
+    const results: (TensorResult | WasmTensor)[] = [];
     for (let k = 0; k < outputs.length; ++k) {
       const { dtype, cls, shape, sink } = outputs[k];
       if (sink.kind === 'resident') {

@@ -14,7 +14,7 @@ import {
   MaxUnpoolBackwardOptions, maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions, maxUnpoolOutputRangeNd, SizeRange,
 } from './ops.js';
 import type { FloatInput, IndexInput, WasmTensor } from './resident.js';
-import type { FloatArray, IndexArray, Tensor } from './tensor.js';
+import type { FloatArray, IndexArray, TensorResult } from './tensor.js';
 
 /** The type of option `K` in `O` (undefined when `O` has no such key). */
 type OptionOf<O, K extends string> = K extends keyof O ? O[K] : undefined;
@@ -36,7 +36,7 @@ export type MaxPoolReturn<T extends FloatArray, O> =
 /** What the other ops return for options `O`: a WasmTensor with `resident: true`. */
 export type ResultFor<T extends FloatArray, O> =
     [OptionOf<O, 'resident'>] extends [true] ? WasmTensor<T> :
-    [OptionOf<O, 'resident'>] extends [false | undefined] ? Tensor<T> : Tensor<T> | WasmTensor<T>;
+    [OptionOf<O, 'resident'>] extends [false | undefined] ? TensorResult<T> : TensorResult<T> | WasmTensor<T>;
 
 /**
  * 1d max pooling with argmax indices, as `torch.nn.functional.max_pool1d(...,

@@ -43,7 +43,7 @@ export type { Layout } from './layout.js';
 export { UnpoolError } from './tensor.js';
 export type {
   Float16ArrayLike, Float16ArrayShape, FloatArray, IndexArray, IndexType, Size, Tensor, TensorData,
-  TensorLike, ValueDType,
+  TensorLike, TensorResult, ValueDType,
 } from './tensor.js';
 
 /** Heap statistics of the WebAssembly module. */

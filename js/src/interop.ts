@@ -8,7 +8,7 @@ import { wasm } from './loader.js';
 import { maxUnpoolOutputRangeNd, SizeRange } from './ops.js';
 import { indexTypeOf, plainGeometry, UnpoolGeometry } from './options.js';
 import {
-  checkShape, checkTensor, describe, IndexArray, IndexType, numel, Tensor, TensorLike,
+  checkShape, checkTensor, describe, IndexArray, IndexType, numel, TensorResult, TensorLike,
 } from './tensor.js';
 
 /**
@@ -116,7 +116,7 @@ function formatCode(fn: string, name: string, value: unknown): number {
  * @returns indices of the same shape in format `to`
  */
 export function convertIndices(indices: TensorLike<IndexArray>,
-                               options: ConvertIndicesOptions): Tensor<IndexArray> {
+                               options: ConvertIndicesOptions): TensorResult<IndexArray> {
   const fn = 'convertIndices';
   const m = wasm(fn);
   const it = checkTensor(fn, 'indices', indices, 'index');

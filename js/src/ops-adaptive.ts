@@ -17,7 +17,7 @@ import {
   backwardInputs, float, indexOutput, MaxPoolResult, ResidentMaxPoolResult, run, sameShape,
 } from './ops.js';
 import type { WasmTensor } from './resident.js';
-import { checkShape, FloatArray, Tensor } from './tensor.js';
+import { checkShape, FloatArray, TensorResult } from './tensor.js';
 
 export type {
   AdaptiveMaxPoolBackwardOptions, AdaptiveMaxPoolOptions, FractionalMaxPoolBackwardOptions,
@@ -25,7 +25,7 @@ export type {
 } from './options-adaptive.js';
 
 type PoolResult = MaxPoolResult | ResidentMaxPoolResult;
-type Result = Tensor<FloatArray> | WasmTensor<FloatArray>;
+type Result = TensorResult<FloatArray> | WasmTensor<FloatArray>;
 
 export function adaptiveMaxPoolNd(dims: number, x: unknown,
                                   options: AdaptiveMaxPoolOptions): PoolResult {

@@ -13,7 +13,7 @@ import {
   MaxUnpoolOptions, plainGeometry, poolGeometry, poolOut, resultMode, unpoolGeometry,
 } from './options.js';
 import type { WasmTensor } from './resident.js';
-import { checkShape, describe, FloatArray, IndexArray, Tensor } from './tensor.js';
+import { checkShape, describe, FloatArray, IndexArray, TensorResult } from './tensor.js';
 
 export type {
   MaxPoolBackwardOptions, MaxPoolOptions, MaxUnpoolBackwardOptions, MaxUnpoolOptions,
@@ -21,8 +21,8 @@ export type {
 
 /** The result of max pooling. */
 export interface MaxPoolResult<T extends FloatArray = FloatArray, I extends IndexArray = IndexArray> {
-  output: Tensor<T>;
-  indices: Tensor<I>;
+  output: TensorResult<T>;
+  indices: TensorResult<I>;
 }
 
 /** The result of max pooling with `resident: true`. */
@@ -61,7 +61,7 @@ export function sameShape(fn: string, a: string, sa: readonly number[], b: strin
  */
 export function run(rt: Runtime, fn: string, op: OpName, g: Geometry, shapeA: readonly number[],
              shapeB: readonly number[], dtype: DType, indexType: DType, inputs: Input[],
-             outputs: OutputSpec[], resident: boolean, checkFirst = -1): (Tensor | WasmTensor)[] {
+             outputs: OutputSpec[], resident: boolean, checkFirst = -1): (TensorResult | WasmTensor)[] {
   rt.writeGeometry(g);
   rt.writeShape('shapeA', shapeA);
   rt.writeShape('shapeB', shapeB);
@@ -99,7 +99,7 @@ export function maxPoolNd(dims: number, x: unknown,
 }
 
 export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
-                            options: MaxUnpoolOptions): Tensor<FloatArray> | WasmTensor<FloatArray> {
+                            options: MaxUnpoolOptions): TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxUnpool${dims}d`;
   const m = wasm(fn);
   const xi = checkInput(fn, 'x', x, 'float');
@@ -112,7 +112,7 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
   // range is written.
   const [y] = run(runtimeOf(m), fn, 'maxUnpool', g, xi.shape, [], xi.dtype, ii.dtype, [xi, ii],
                   [float(xi, mode.out)], mode.resident, 1);
-  return y as Tensor<FloatArray> | WasmTensor<FloatArray>;
+  return y as TensorResult<FloatArray> | WasmTensor<FloatArray>;
 }
 
 export function maxUnpoolOutputRangeNd(dims: number, inputShape: unknown,
@@ -140,7 +140,7 @@ export function backwardInputs(fn: string, gradOutput: unknown, indices: unknown
 }
 
 export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
-                                  options: MaxPoolBackwardOptions): Tensor<FloatArray> | WasmTensor<FloatArray> {
+                                  options: MaxPoolBackwardOptions): TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxPool${dims}dBackward`;
   const m = wasm(fn);
   const [gi, ii] = backwardInputs(fn, gradOutput, indices);
@@ -154,12 +154,12 @@ export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: un
   sameShape(fn, 'indices', ii.shape, 'gradOutput', gi.shape);
   const [r] = run(runtimeOf(m), fn, 'maxPoolBackward', g, inputShape, gi.shape, gi.dtype, ii.dtype,
                   [gi, ii], [float(gi, mode.out, inputShape)], mode.resident, 1);
-  return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
+  return r as TensorResult<FloatArray> | WasmTensor<FloatArray>;
 }
 
 export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
                                     options?: MaxUnpoolBackwardOptions):
-    Tensor<FloatArray> | WasmTensor<FloatArray> {
+    TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxUnpool${dims}dBackward`;
   const m = wasm(fn);
   const [gi, ii] = backwardInputs(fn, gradOutput, indices);
@@ -170,5 +170,5 @@ export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: 
   const mode = resultMode(fn, options);
   const [r] = run(runtimeOf(m), fn, 'maxUnpoolBackward', g, gi.shape, ii.shape, gi.dtype, ii.dtype,
                   [gi, ii], [float(gi, mode.out, ii.shape)], mode.resident, 1);
-  return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
+  return r as TensorResult<FloatArray> | WasmTensor<FloatArray>;
 }

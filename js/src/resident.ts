@@ -11,7 +11,9 @@ import {
 } from './dtypes.js';
 import { heapMalloc } from './heap.js';
 import { wasm } from './loader.js';
-import { checkTensor, classTagOf, describe, numel, Tensor, TensorLike, UnpoolError } from './tensor.js';
+import {
+  checkTensor, classTagOf, describe, numel, TensorLike, TensorResult, UnpoolError,
+} from './tensor.js';
 
 export type { DType, DTypeOf } from './dtypes.js';
 
@@ -83,7 +85,7 @@ export class WasmTensor<T extends TensorData = TensorData> {
   }
 
   /** A copy as a plain `{ data, shape, dtype }` tensor. */
-  read(): Tensor<T> {
+  read(): TensorResult<T> {
     return { data: this.toArray(), shape: this.shape.slice(), dtype: this.dtype };
   }
 

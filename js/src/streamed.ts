@@ -9,7 +9,7 @@ import { DType, DTYPES, StorageArray } from './dtypes.js';
 import type { Call, Output } from './call.js';
 import { HeapBlock, Runtime } from './heap.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
-import type { Tensor } from './tensor.js';
+import type { TensorResult } from './tensor.js';
 
 
 /** Host bytes (inputs and outputs) of one range of planes. */
@@ -54,7 +54,7 @@ function freshArray(dtype: DType, n: number): StorageArray {
  * before the first range; the other host inputs go in range by range.
  */
 export function streamed(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
-    (Tensor | WasmTensor)[] | undefined {
+    (TensorResult | WasmTensor)[] | undefined {
   const { fn, inputs, dims } = c;
   const nIn = inputs.length;
   const x = inputs[0].shape;

@@ -12,12 +12,18 @@ export type {
 } from './dtypes.js';
 
 /**
- * A dense row-major tensor: NC + spatial dims, or C + spatial (unbatched),
- * as every function returns it: `data` of the class of the input's data.
+ * A dense row-major tensor: NC + spatial dims, or C + spatial (unbatched).
+ * `dtype` may be left out of a tensor the caller writes, except for a
+ * Uint16Array of 16-bit float bits; every result sets it ({@link TensorResult}).
  */
 export interface Tensor<T extends TensorData = TensorData> {
   data: T;
   shape: number[];
+  dtype?: DTypeOf<T>;
+}
+
+/** A tensor as every function returns it: `data` of the class of the input's data, and its dtype. */
+export interface TensorResult<T extends TensorData = TensorData> extends Tensor<T> {
   dtype: DTypeOf<T>;
 }
 
