@@ -2,7 +2,9 @@
 // integer-ness, lengths); geometry itself is checked by the core. Every op's
 // geometry becomes one Geometry record, which heap.ts writes into the
 // parameter block whole (fields an op does not use at their defaults).
-import { ArrayClass, DType, DTYPES, FloatArray, IndexArray, StorageArray, TensorData } from './dtypes.js';
+import {
+  ArrayClass, classOfTag, DType, DTYPES, FloatArray, IndexArray, StorageArray, TensorData,
+} from './dtypes.js';
 import { Layout, layoutCode } from './layout.js';
 import type { IndexType } from './tensor.js';
 import { checkInteger, classTagOf, describe, MAX_RANK, storageView, withArticle } from './tensor.js';
@@ -307,7 +309,8 @@ export function checkOut(fn: string, name: string, value: unknown, dtype: DType,
                          n: number): OutSink {
   const type = DTYPES[dtype];
   if (classTagOf(value) !== cls.tag) {
-    const of = type.classes.length > 1 || cls.tag !== type.tag ? ` of ${dtype}` : '';
+    // A Uint16Array holds either 16-bit dtype: the message says which.
+    const of = classOfTag(cls.tag)?.implied === undefined ? ` of ${dtype}` : '';
     throw new TypeError(`${fn}: ${name} must be ${withArticle(cls.tag)}${of} (the result's ` +
         `type), got ${describe(value)}`);
   }

@@ -163,7 +163,8 @@ export function storageView(fn: string, what: string, data: unknown, type: DType
   }
 }
 
-export const withArticle = (s: string) => `${/^[AEIOU]/.test(s) ? 'an' : 'a'} ${s}`;
+/** 'a Float32Array', 'an Int32Array', 'a Uint16Array'. */
+export const withArticle = (s: string) => `${/^(?:[AEIO]|U(?!i))/.test(s) ? 'an' : 'a'} ${s}`;
 const KIND_NAMES: Record<Kind, string> = {
   float: withArticle(tagsOf('float')),
   index: withArticle(tagsOf('index')),
