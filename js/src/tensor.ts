@@ -186,10 +186,10 @@ export interface CheckedTensor {
 }
 
 /**
- * The dtype of a tensor argument whose data is of class `tag` (holding
- * `holds`): its `dtype` (or, in an ONNX Runtime tensor `{ data, dims, type }`,
- * its `type`) when given, which must fit the class; else the one the class
- * implies.
+ * The dtype of a tensor argument whose data's class holds the dtypes
+ * `holds`: its `dtype` (or, in an ONNX Runtime tensor `{ data, dims, type }`,
+ * its `type`) when given, which must be one of them; else the one the class
+ * implies (none for a Uint16Array: float16 or bfloat16 bits).
  */
 function dtypeOf(fn: string, name: string, value: object, ort: boolean, data: unknown,
                  kind: Kind, implied: DTypeInfo | undefined,
