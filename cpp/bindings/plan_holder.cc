@@ -18,8 +18,6 @@ const void* cptr(uintptr_t address) { return reinterpret_cast<const void*>(addre
 unpool::DType dtype_of(int32_t code) { return static_cast<unpool::DType>(code); }
 unpool::IndexType itype_of(int32_t code) { return static_cast<unpool::IndexType>(code); }
 
-int64_t element_bytes(int32_t code) { return code == 1 ? 8 : 4; }
-
 Status fail(std::string* error, std::string message) {
   *error = std::move(message);
   return Status::kInvalidArgument;
@@ -128,11 +126,11 @@ int32_t run_small(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype, in
   if (st != Status::kOk) return static_cast<int32_t>(st);
   const int64_t n = unpool::numel(holder->plan.output);
   if (n < 0 || n > static_cast<int64_t>(capacity)) return kNotRun;  // (bytes >= n)
-  const int64_t first = n * element_bytes(dtype);
+  const int64_t first = n * unpool::element_size(dtype_of(dtype));
   const int64_t second = (first + 7) / 8 * 8;
   const Op o = holder->plan.op;
   const bool pool = o == Op::kMaxPool || o == Op::kAdaptiveMaxPool || o == Op::kFractionalMaxPool;
-  const int64_t total = pool ? second + n * element_bytes(index_type) : first;
+  const int64_t total = pool ? second + n * unpool::element_size(itype_of(index_type)) : first;
   if (total > static_cast<int64_t>(capacity)) return kNotRun;
   // Results in op order after the inputs: pools (x, y, indices), fractional
   // (x, samples, y, indices), the others (in0, in1, result).

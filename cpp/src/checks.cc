@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "unpool/unpool.h"
+
 namespace unpool {
 namespace internal {
 
@@ -102,6 +104,13 @@ Check check_types(const char* op, DType dtype, IndexType index_type, int64_t lim
                                              << limit - 1 << "; use int64");
   }
   return {};
+}
+
+Check check_fractional_dtype(const char* op, DType dtype) {
+  if (dtype == DType::kFloat32 || dtype == DType::kFloat64) return {};
+  return fail(Status::kInvalidArgument, Message() << op << ": dtype " << dtype_name(dtype)
+                                                  << " is not supported: fractional max pooling "
+                                                     "takes float32 or float64 values");
 }
 
 Check check_same_shape(const char* op, const char* name, const Shape& actual,

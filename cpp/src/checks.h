@@ -86,6 +86,10 @@ Check check_rank(const char* op, const char* name, int32_t dims, const Shape& sh
 
 // Checks the value and index types, and that the index type can hold every
 // offset below `limit` (exclusive; 0: no offsets to hold).
+// Fractional pooling takes float32 and float64 values only (its intervals
+// are computed in the input dtype, which PyTorch's 16-bit kernels do in
+// float32: not matched here yet).
+Check check_fractional_dtype(const char* op, DType dtype);
 Check check_types(const char* op, DType dtype, IndexType index_type, int64_t limit = 0);
 
 Check check_same_shape(const char* op, const char* name, const Shape& actual,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "ukernels/half.h"
 #include "unpool/types.h"
 
 namespace unpool {
@@ -31,6 +32,35 @@ void dispatch(DType dtype, IndexType index_type, F&& f) {
 #define UNPOOL_CASE(e, code, name, T) \
   case DType::e:                      \
     dispatch_index<T>(index_type, f); \
+    return;
+    UNPOOL_DTYPE_LIST(UNPOOL_CASE)
+#undef UNPOOL_CASE
+  }
+}
+
+// The C++ type that moves a value of T without looking at it: the 16-bit
+// types are their bits, so that the ops that only copy values (unpool and
+// its backward) run one instantiation for float16 and bfloat16.
+template <typename T>
+struct Storage {
+  using type = T;
+};
+template <>
+struct Storage<ukernels::Float16> {
+  using type = uint16_t;
+};
+template <>
+struct Storage<ukernels::BFloat16> {
+  using type = uint16_t;
+};
+
+// dispatch for ops that copy values: f(S{}, I{}) with S = Storage<T>.
+template <typename F>
+void dispatch_storage(DType dtype, IndexType index_type, F&& f) {
+  switch (dtype) {
+#define UNPOOL_CASE(e, code, name, T)                         \
+  case DType::e:                                              \
+    dispatch_index<typename Storage<T>::type>(index_type, f); \
     return;
     UNPOOL_DTYPE_LIST(UNPOOL_CASE)
 #undef UNPOOL_CASE

@@ -193,6 +193,7 @@ Status plan_fractional_max_pool(const FractionalPoolParams& params, const Shape&
                               index_type, "x");
   Check c = plan_fractional(p.name, params, input, samples_shape, &p.geometry, &p.output);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type, p.geometry.in_plane());
+  if (c.ok()) c = internal::check_fractional_dtype(p.name, dtype);
   if (c.ok()) *plan = p;
   return internal::report(c, error);
 }
@@ -206,8 +207,12 @@ Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* 
   internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
-    c = pool_planes<T, I>(plan, g, static_cast<const T*>(x), static_cast<const T*>(random_samples),
-                          static_cast<T*>(y), static_cast<I*>(indices));
+    // 16-bit values never get here (check_fractional_dtype).
+    if constexpr (!ukernels::is_half_v<T>) {
+      c = pool_planes<T, I>(plan, g, static_cast<const T*>(x),
+                            static_cast<const T*>(random_samples), static_cast<T*>(y),
+                            static_cast<I*>(indices));
+    }
   });
   return internal::report(c, error);
 }

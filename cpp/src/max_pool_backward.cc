@@ -175,9 +175,14 @@ Status plan_fractional_max_pool_backward(int32_t dims, const Shape& input_shape,
                        internal::Message() << op.c_str() << ": dims=" << dims << " must be 2 or 3"),
         error);
   }
-  return plan_plain_backward(Op::kFractionalMaxPoolBackward, "fractionalMaxPool#dBackward", dims,
-                             Layout::kChannelsFirst, input_shape, grad_output_shape, dtype,
-                             index_type, plan, error);
+  Plan p;
+  const Status s = plan_plain_backward(
+      Op::kFractionalMaxPoolBackward, "fractionalMaxPool#dBackward", dims, Layout::kChannelsFirst,
+      input_shape, grad_output_shape, dtype, index_type, &p, error);
+  if (s != Status::kOk) return s;
+  const Check c = internal::check_fractional_dtype(p.name, dtype);
+  if (c.ok()) *plan = p;
+  return internal::report(c, error);
 }
 
 Status run_max_pool_backward(const Plan& plan, PlaneRange planes, const void* grad_output,

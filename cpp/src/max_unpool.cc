@@ -105,7 +105,7 @@ Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x, const 
   Geometry g;
   Check c = internal::start_run(plan, Op::kMaxUnpool, planes, &g);
   if (!c.ok()) return internal::report(c, error);
-  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
+  internal::dispatch_storage(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     const I* idx = static_cast<const I*>(indices);
@@ -135,7 +135,7 @@ Status run_max_unpool_backward(const Plan& plan, PlaneRange planes, const void* 
   Geometry g;  // in: the pooled (indices) plane, out: the unpooled plane
   Check c = internal::start_run(plan, Op::kMaxUnpoolBackward, planes, &g);
   if (!c.ok()) return internal::report(c, error);
-  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
+  internal::dispatch_storage(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     const I* idx = static_cast<const I*>(indices);

@@ -1,6 +1,7 @@
 #include "plan.h"
 
 #include "geometry.h"
+#include "ukernels/half.h"
 #include "unpool/unpool.h"
 
 namespace unpool {
@@ -35,6 +36,28 @@ const char* index_type_name(IndexType index_type) {
 #undef UNPOOL_I
   }
   return "unknown";
+}
+
+int64_t element_size(DType dtype) {
+  switch (dtype) {
+#define UNPOOL_D(e, code, name, T) \
+  case DType::e:                   \
+    return sizeof(T);
+    UNPOOL_DTYPE_LIST(UNPOOL_D)
+#undef UNPOOL_D
+  }
+  return 0;
+}
+
+int64_t element_size(IndexType index_type) {
+  switch (index_type) {
+#define UNPOOL_I(e, code, name, I) \
+  case IndexType::e:               \
+    return sizeof(I);
+    UNPOOL_INDEX_TYPE_LIST(UNPOOL_I)
+#undef UNPOOL_I
+  }
+  return 0;
 }
 
 const char* op_name(Op op) {

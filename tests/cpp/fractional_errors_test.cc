@@ -211,8 +211,24 @@ TEST(FractionalErrors, DimsRanksAndTypes) {
   expect_error(plan(p, {1, 8, 0}, {1, 1, 2}), Status::kInvalidShape,
                "fractionalMaxPool2d: x shape [1, 8, 0] has an empty dimension 2 (only the batch "
                "dimension may be 0)");
-  expect_error(plan(p, {1, 8, 8}, {}, static_cast<DType>(3)), Status::kInvalidArgument,
-               "fractionalMaxPool2d: dtype=3 is not float32 or float64");
+  expect_error(plan(p, {1, 8, 8}, {}, static_cast<DType>(4)), Status::kInvalidArgument,
+               "fractionalMaxPool2d: dtype=4 is not float32, float64, float16 or bfloat16");
+  // 16-bit values are not taken (yet): the forward and the backward say so.
+  for (DType t : {DType::kFloat16, DType::kBFloat16}) {
+    const std::string name = unpool::dtype_name(t);
+    expect_error(plan(p, {1, 8, 8}, {}, t), Status::kInvalidArgument,
+                 "fractionalMaxPool2d: dtype " + name +
+                     " is not supported: fractional max pooling takes float32 or float64 values");
+    Plan bp;
+    std::string message;
+    EXPECT_EQ(
+        unpool::plan_fractional_max_pool_backward(2, make_shape({1, 8, 8}), make_shape({1, 4, 4}),
+                                                  t, IndexType::kInt64, &bp, &message),
+        Status::kInvalidArgument);
+    EXPECT_EQ(message, "fractionalMaxPool2dBackward: dtype " + name +
+                           " is not supported: fractional max pooling takes float32 or float64 "
+                           "values");
+  }
 }
 
 // Samples outside [0, 1] (NaN included) fail the run before it writes.

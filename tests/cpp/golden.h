@@ -27,6 +27,7 @@ struct GoldenTensor {
   std::string dtype;
   std::vector<int64_t> shape;
   std::vector<double> data;  // exact values; NaN and +-inf included
+  std::vector<uint16_t> bits;  // float16 / bfloat16: the exact bit patterns
 };
 
 struct GoldenCase {

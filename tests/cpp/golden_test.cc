@@ -104,7 +104,32 @@ unpool::FractionalPoolParams fractional_params(const GoldenCase& c, int dims) {
 }
 
 DType dtype_of(const GoldenTensor& t) {
+  if (t.dtype == "float16") return DType::kFloat16;
+  if (t.dtype == "bfloat16") return DType::kBFloat16;
   return t.dtype == "float64" ? DType::kFloat64 : DType::kFloat32;
+}
+
+// A tensor's values; 16-bit ones from their bit patterns (NaN payloads
+// included).
+Values values_of(DType dt, const GoldenTensor& t) {
+  Values v(dt, t.data);
+  if (Values::half(dt) && t.bits.size() == t.data.size()) {
+    for (size_t i = 0; i < t.bits.size(); ++i) v.set_bits(i, t.bits[i]);
+  }
+  return v;
+}
+
+// Empty when `got` is `want` bit for bit (a NaN matches any NaN).
+std::string diff_bits(const Values& got, const GoldenTensor& want) {
+  if (!Values::half(got.type()) || want.bits.size() != got.size()) return "";
+  for (size_t i = 0; i < got.size(); ++i) {
+    const bool nan = std::isnan(got.get(i)) && std::isnan(want.data[i]);
+    if (!nan && got.bits(i) != want.bits[i]) {
+      return "element " + std::to_string(i) + ": bits " + std::to_string(got.bits(i)) + ", want " +
+             std::to_string(want.bits[i]);
+    }
+  }
+  return "";
 }
 
 std::vector<int64_t> as_ints(const std::vector<double>& v) {
@@ -126,9 +151,20 @@ Expect expectation(const GoldenCase& c, const OpInfo& op) {
       return Expect::kError;
     }
     // Divergence: unbatched input accepts outputSize with dims + 1 entries.
+    // Its spatial entries must still lie in the unpool's range.
     if (c.expect_error && c.error_kind == "output_size_length" && c.output_size.given &&
         static_cast<int>(c.output_size.values.size()) == op.dims + 1 &&
         static_cast<int>(c.x.shape.size()) == op.dims + 1) {
+      const auto at = [](const GoldenArg& a, int i, int64_t fallback) {
+        return !a.given ? fallback : a.list ? a.values[static_cast<size_t>(i)] : a.values[0];
+      };
+      for (int i = 0; i < op.dims; ++i) {
+        const int64_t k = at(c.kernel, i, 1), st = at(c.stride, i, k), pad = at(c.padding, i, 0);
+        const int64_t in = c.x.shape[c.x.shape.size() - static_cast<size_t>(op.dims - i)];
+        const int64_t lo = (in - 1) * st - 2 * pad + k;
+        const int64_t o = c.output_size.values[static_cast<size_t>(i + 1)];
+        if (o < lo || o >= lo + st) return Expect::kError;
+      }
       return Expect::kSucceed;
     }
   }
@@ -151,7 +187,7 @@ Expect expectation(const GoldenCase& c, const OpInfo& op) {
 Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it, std::string* error) {
   const DType dt = dtype_of(c.x);
   const Shape in = make_shape(c.x.shape);
-  Values x(dt, c.x.data);
+  Values x = values_of(dt, c.x);
   Shape out_shape;
   Status s;
   auto expect_values = [&](const char* what, const Values& got, const Shape& shape,
@@ -159,10 +195,11 @@ Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it, std::string
     if (!want.present) return;
     EXPECT_EQ(shape_vec(shape), want.shape) << what << " shape";
     EXPECT_EQ(diff_values(got, want.data), "") << what;
+    EXPECT_EQ(diff_bits(got, want), "") << what;
   };
   if (op.kind == Kind::kAdaptive || op.kind == Kind::kFractional) {
     unpool::Plan plan;
-    Values samples(dt, c.random_samples.data);
+    Values samples = values_of(dt, c.random_samples);
     s = op.kind == Kind::kAdaptive
             ? unpool::plan_adaptive_max_pool(adaptive_params(c, op.dims), in, dt, it, &plan, error)
             : unpool::plan_fractional_max_pool(fractional_params(c, op.dims), in,
@@ -180,7 +217,7 @@ Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it, std::string
     expect_values("output", y, out_shape, c.output);
     if (c.out_indices.present) EXPECT_EQ(diff_indices(idx, as_ints(c.out_indices.data)), "");
     if (!op.backward) return s;
-    Values go(dt, c.grad_output.data);
+    Values go = values_of(dt, c.grad_output);
     Values gi(dt, count(in), -7.0);
     const Shape go_shape = make_shape(c.grad_output.shape);
     s = op.kind == Kind::kAdaptive
@@ -204,7 +241,7 @@ Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it, std::string
     expect_values("output", y, out_shape, c.output);
     if (c.out_indices.present) EXPECT_EQ(diff_indices(idx, as_ints(c.out_indices.data)), "");
     if (!op.backward) return s;
-    Values go(dt, c.grad_output.data);
+    Values go = values_of(dt, c.grad_output);
     Values gi(dt, count(in), -7.0);
     s = unpool::max_pool_backward(p, in, make_shape(c.grad_output.shape), dt, go.data(), it,
                                   idx.data(), gi.data(), error);
@@ -226,7 +263,7 @@ Status run_case(const GoldenCase& c, const OpInfo& op, IndexType it, std::string
     }
   }
   if (!op.backward) return s;
-  Values go(dt, c.grad_output.data);
+  Values go = values_of(dt, c.grad_output);
   Values gi(dt, count(in), -7.0);
   s = unpool::max_unpool_backward(op.dims, unpool::Layout::kChannelsFirst,
                                   make_shape(c.grad_output.shape), in, dt, go.data(), it,
@@ -240,11 +277,9 @@ class Golden : public ::testing::TestWithParam<size_t> {};
 TEST_P(Golden, MatchesReference) {
   const GoldenCase& c = golden_cases()[GetParam()];
   const OpInfo op = parse_op(c.op);
-  const bool float_values = c.x.dtype == "float32" || c.x.dtype == "float64";
+  const bool float_values = c.x.dtype == "float32" || c.x.dtype == "float64" ||
+                            c.x.dtype == "float16" || c.x.dtype == "bfloat16";
   const bool int64_indices = !c.indices.present || c.indices.dtype == "int64";
-  if (c.x.dtype == "float16" || c.x.dtype == "bfloat16") {
-    GTEST_SKIP() << c.id << ": " << c.x.dtype << " values are not supported yet";
-  }
   if (!float_values || !int64_indices) {
     GTEST_SKIP() << c.id << ": dtype " << c.x.dtype << "/" << c.indices.dtype
                  << " cannot be expressed in the C++ API (torch_specific)";

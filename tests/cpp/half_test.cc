@@ -175,7 +175,7 @@ void check_row_kernels() {
           ASSERT_EQ(idx[static_cast<size_t>(ow)], want_at) << "W=" << W << " ow=" << ow;
         }
 #ifdef __wasm_simd128__
-        if (!unpool::ukernels::argmaxpool_half_k2s2_applies(r, 2 * W)) continue;
+        if (!unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2_applies<H, int32_t>(r)) continue;
         std::vector<H> y2(static_cast<size_t>(out));
         std::vector<int32_t> i2(static_cast<size_t>(out));
         std::vector<int64_t> i3(static_cast<size_t>(out));

@@ -43,22 +43,35 @@ class Values {
       : type_(t),
         n_(n),
         f_(t == DType::kFloat32 ? n + 2 * kGuard : 0),
-        d_(t == DType::kFloat64 ? n + 2 * kGuard : 0) {
+        d_(t == DType::kFloat64 ? n + 2 * kGuard : 0),
+        h_(half(t) ? n + 2 * kGuard : 0) {
     for (auto& v : f_) v = kCanaryF;
     for (auto& v : d_) v = kCanaryD;
+    for (auto& v : h_) v = kCanaryH;
     for (size_t i = 0; i < n; ++i) set(i, fill);
   }
   Values(DType t, const std::vector<double>& v) : Values(t, v.size()) {
     for (size_t i = 0; i < v.size(); ++i) set(i, v[i]);
   }
+  static bool half(DType t) { return t == DType::kFloat16 || t == DType::kBFloat16; }
+  // 16-bit values: the value rounded to nearest even (exact for the values
+  // the tests write).
   void set(size_t i, double v) {
     if (type_ == DType::kFloat32) f_[kGuard + i] = static_cast<float>(v);
-    else d_[kGuard + i] = v;
+    else if (type_ == DType::kFloat64) d_[kGuard + i] = v;
+    else h_[kGuard + i] = half_from_float(type_, static_cast<float>(v));
   }
-  double get(size_t i) const { return type_ == DType::kFloat32 ? f_[kGuard + i] : d_[kGuard + i]; }
+  void set_bits(size_t i, uint16_t b) { h_[kGuard + i] = b; }
+  uint16_t bits(size_t i) const { return h_[kGuard + i]; }
+  double get(size_t i) const {
+    if (type_ == DType::kFloat32) return f_[kGuard + i];
+    if (type_ == DType::kFloat64) return d_[kGuard + i];
+    return half_to_float(type_, h_[kGuard + i]);
+  }
   void* data() {
-    return type_ == DType::kFloat32 ? static_cast<void*>(f_.data() + kGuard)
-                                    : static_cast<void*>(d_.data() + kGuard);
+    if (type_ == DType::kFloat32) return f_.data() + kGuard;
+    if (type_ == DType::kFloat64) return d_.data() + kGuard;
+    return h_.data() + kGuard;
   }
   size_t size() const { return n_; }
   DType type() const { return type_; }
@@ -67,7 +80,9 @@ class Values {
     for (size_t i = 0; i < kGuard; ++i) {
       if (type_ == DType::kFloat32) {
         if (!same_bits(f_[i], kCanaryF) || !same_bits(f_[kGuard + n_ + i], kCanaryF)) return false;
-      } else if (!same_bits(d_[i], kCanaryD) || !same_bits(d_[kGuard + n_ + i], kCanaryD)) {
+      } else if (type_ == DType::kFloat64) {
+        if (!same_bits(d_[i], kCanaryD) || !same_bits(d_[kGuard + n_ + i], kCanaryD)) return false;
+      } else if (h_[i] != kCanaryH || h_[kGuard + n_ + i] != kCanaryH) {
         return false;
       }
     }
@@ -78,13 +93,60 @@ class Values {
     return std::memcmp(&a, &b, sizeof(T)) == 0;
   }
 
+  // The tests' own conversions (not the library's): float16 through
+  // frexp/ldexp arithmetic, bfloat16 by bit arithmetic, both rounding to
+  // nearest even.
+  static double half_to_float(DType t, uint16_t h) {
+    if (t == DType::kBFloat16) {
+      const uint32_t u = static_cast<uint32_t>(h) << 16;
+      float f;
+      std::memcpy(&f, &u, 4);
+      return f;
+    }
+    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    const double sign = (h & 0x8000) ? -1.0 : 1.0;
+    if (e == 0x1f) return m ? std::nan("") : sign * INFINITY;
+    if (e == 0) return sign * std::ldexp(m, -24);
+    return sign * std::ldexp(1024 + m, e - 25);
+  }
+  static uint16_t half_from_float(DType t, float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if (t == DType::kBFloat16) {
+      if (std::isnan(f)) return 0x7fc0;
+      return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
+    }
+    const uint16_t sign = (u >> 31) ? 0x8000 : 0;
+    const double a = std::fabs(static_cast<double>(f));
+    if (std::isnan(f)) return sign | 0x7e00;
+    // Exhaustive: the nearest of the 0x7c01 non-negative codes, ties to even.
+    uint16_t lo = 0, hi = 0x7c00;
+    while (lo < hi) {  // first code whose value >= a
+      const uint16_t mid = static_cast<uint16_t>((lo + hi) / 2);
+      if (half_to_float(DType::kFloat16, mid) < a) lo = static_cast<uint16_t>(mid + 1);
+      else hi = mid;
+    }
+    if (lo == 0x7c00 && a > 65504.0) {  // above the largest finite value
+      return (a - 65504.0 >= 16.0) ? sign | 0x7c00 : sign | 0x7bff;
+    }
+    uint16_t r = lo;
+    if (lo > 0) {
+      const double up = half_to_float(DType::kFloat16, lo) - a;
+      const double down = a - half_to_float(DType::kFloat16, static_cast<uint16_t>(lo - 1));
+      if (down < up || (down == up && (lo & 1))) r = static_cast<uint16_t>(lo - 1);
+    }
+    return sign | r;
+  }
+
  private:
   static constexpr float kCanaryF = 12345.678f;
   static constexpr double kCanaryD = 98765.4321;
+  static constexpr uint16_t kCanaryH = 0x5a5a;
   DType type_;
   size_t n_;
   std::vector<float> f_;
   std::vector<double> d_;
+  std::vector<uint16_t> h_;
 };
 
 // Indices of either type, with guards like Values.
@@ -132,6 +194,7 @@ class Indices {
 // Exact equality for values stored as `t`: NaN equals NaN, -0 is not +0.
 inline bool exact_equal(DType t, double got, double want) {
   if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  if (Values::half(t)) return Values::same_bits(got, want);  // both exact in double
   if (t == DType::kFloat32) {
     return Values::same_bits(static_cast<float>(got), static_cast<float>(want));
   }

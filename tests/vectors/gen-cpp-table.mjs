@@ -43,7 +43,8 @@ const ratio = (v) => {
 const tensor = (t) => {
   if (!t) return '{}';
   const data = t.data.map(num).join(', ');
-  return `{true, ${str(t.dtype)}, ${ints(t.shape)}, {${data}}}`;
+  const bits = t.bits ? `, {${t.bits.join(', ')}}` : '';
+  return `{true, ${str(t.dtype)}, ${ints(t.shape)}, {${data}}${bits}}`;
 };
 
 function emitCase(c) {

@@ -25,10 +25,15 @@ namespace unpool {
   /* a size overflows 64-bit arithmetic or the chosen index type */          \
   X(kTooLarge, 5, "too_large")
 
-// X(enumerator, code, name, C++ type): element types of values.
-#define UNPOOL_DTYPE_LIST(X)       \
-  X(kFloat32, 0, "float32", float) \
-  X(kFloat64, 1, "float64", double)
+// X(enumerator, code, name, C++ type): element types of values. The 16-bit
+// types are stored as their bits (uint16_t, IEEE binary16 and bfloat16); the
+// C++ type named here is the operator layer's (ukernels/half.h), which the
+// public API never spells: values cross it as void pointers.
+#define UNPOOL_DTYPE_LIST(X)                             \
+  X(kFloat32, 0, "float32", float)                       \
+  X(kFloat64, 1, "float64", double)                      \
+  X(kFloat16, 2, "float16", ::unpool::ukernels::Float16) \
+  X(kBFloat16, 3, "bfloat16", ::unpool::ukernels::BFloat16)
 
 // X(enumerator, code, name, C++ type): element types of indices.
 #define UNPOOL_INDEX_TYPE_LIST(X) \

@@ -101,6 +101,11 @@ const char* dtype_name(DType dtype);
 const char* index_type_name(IndexType index_type);
 const char* op_name(Op op);
 
+// Bytes of one element of a dtype (4, 8, 2, 2) or an index type (4, 8); 0
+// for other values.
+int64_t element_size(DType dtype);
+int64_t element_size(IndexType index_type);
+
 Status plan_max_pool(const PoolParams& params, const Shape& input, DType dtype,
                      IndexType index_type, Plan* plan, std::string* error);
 Status plan_max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,

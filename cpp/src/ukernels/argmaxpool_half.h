@@ -206,9 +206,12 @@ void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I*
 #endif  // __wasm_simd128__
 
 // When argmaxpool_row_half__wasmsimd_k2s2 applies: its geometry, and every
-// offset of the plane fits the int32 lanes it computes them in.
-inline bool argmaxpool_half_k2s2_applies(const ArgmaxRow& r, int64_t plane_size) {
-  return r.kernel == 2 && r.stride == 2 && r.dilation == 1 && plane_size <= INT32_MAX;
+// offset the run of rows reads fits the int32 lanes it computes them in.
+template <typename T, typename I>
+inline bool argmaxpool_row_half__wasmsimd_k2s2_applies(const ArgmaxRow& r) {
+  const int64_t last =
+      r.first_row + (r.nrows > 0 ? r.rows[r.nrows - 1] : 0) + (r.count - 1) * r.step + r.width;
+  return is_half_v<T> && r.kernel == 2 && r.stride == 2 && r.dilation == 1 && last <= INT32_MAX;
 }
 
 }  // namespace ukernels

@@ -28,6 +28,8 @@
 
 #include <cstdint>
 
+#include "ukernels/argmaxpool_half.h"
+#include "ukernels/half.h"
 #include "ukernels/ukernels.h"
 
 namespace unpool {
@@ -37,6 +39,15 @@ namespace config {
 // One run of output rows of a channels-first pool.
 template <typename T, typename I>
 inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
+  if constexpr (is_half_v<T>) {
+#ifdef __wasm_simd128__
+    if (argmaxpool_row_half__wasmsimd_k2s2_applies<T, I>(r)) {
+      return &argmaxpool_row_half__wasmsimd_k2s2<T, I>;
+    }
+#endif
+    if (argmaxpool_row__scalar_k2s2_applies<T, I>(r)) return &argmaxpool_row__scalar_k2s2<T, I>;
+    return &argmaxpool_row__scalar_taps<T, I>;
+  }
 #ifdef __wasm_simd128__
   if (argmaxpool_row__wasmsimd_k2s2_applies<T, I>(r)) return &argmaxpool_row__wasmsimd_k2s2<T, I>;
   if (argmaxpool_row__wasmsimd_s1_applies<T, I>(r)) return &argmaxpool_row__wasmsimd_s1<T, I>;
@@ -51,17 +62,20 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
 template <typename T, typename I>
 inline ArgmaxpoolNhwcFn<T, I> argmaxpool_nhwc(const ArgmaxNhwc& p) {
 #ifdef __wasm_simd128__
-  if (argmaxpool_nhwc__wasmsimd_applies<T, I>(p)) return &argmaxpool_nhwc__wasmsimd<T, I>;
-#else
-  (void)p;
+  if constexpr (!is_half_v<T>) {
+    if (argmaxpool_nhwc__wasmsimd_applies<T, I>(p)) return &argmaxpool_nhwc__wasmsimd<T, I>;
+  }
 #endif
+  (void)p;
   return &argmaxpool_nhwc__scalar<T, I>;
 }
 
 template <typename T, typename I>
 inline GatherFn<T, I> gather() {
 #ifdef __wasm_simd128__
-  if (gather__wasmsimd_applies<T, I>()) return &gather__wasmsimd<T, I>;
+  if constexpr (sizeof(T) >= 4) {
+    if (gather__wasmsimd_applies<T, I>()) return &gather__wasmsimd<T, I>;
+  }
 #endif
   return &gather__scalar<T, I>;
 }

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace unpool {
 namespace ukernels {
@@ -109,7 +111,64 @@ inline uint16_t half_add(uint16_t g, uint16_t v) {
   return HalfTraits<H>::from_float(HalfTraits<H>::to_float(g) + HalfTraits<H>::to_float(v));
 }
 
+// Float32 semantics on the storage types, so that the generic scalar kernels
+// (argmax, scatter-add, copies) run on them unchanged: comparisons are
+// IEEE's (NaN unordered, -0 == +0) through the integer key, and += is one
+// rounded add. -x flips the sign bit, as float negation does.
+template <typename H>
+struct IsHalf {
+  static constexpr bool value = false;
+};
+template <>
+struct IsHalf<Float16> {
+  static constexpr bool value = true;
+};
+template <>
+struct IsHalf<BFloat16> {
+  static constexpr bool value = true;
+};
+template <typename H>
+constexpr bool is_half_v = IsHalf<H>::value;
+
+template <typename H, typename = typename std::enable_if<is_half_v<H>>::type>
+inline bool operator>(H a, H b) {
+  return !half_is_nan<H>(a.bits) && !half_is_nan<H>(b.bits) && half_key(a.bits) > half_key(b.bits);
+}
+template <typename H, typename = typename std::enable_if<is_half_v<H>>::type>
+inline bool operator==(H a, H b) {
+  return !half_is_nan<H>(a.bits) && !half_is_nan<H>(b.bits) && half_key(a.bits) == half_key(b.bits);
+}
+template <typename H, typename = typename std::enable_if<is_half_v<H>>::type>
+inline bool operator!=(H a, H b) {
+  return !(a == b);
+}
+template <typename H, typename = typename std::enable_if<is_half_v<H>>::type>
+inline H operator-(H a) {
+  return H{static_cast<uint16_t>(a.bits ^ 0x8000)};
+}
+template <typename H, typename = typename std::enable_if<is_half_v<H>>::type>
+inline H& operator+=(H& a, H b) {
+  a.bits = half_add<H>(a.bits, b.bits);
+  return a;
+}
+
 }  // namespace ukernels
 }  // namespace unpool
+
+// -infinity() starts a running maximum, as for float and double.
+namespace std {
+template <>
+class numeric_limits<unpool::ukernels::Float16> {
+ public:
+  static constexpr bool is_specialized = true;
+  static constexpr unpool::ukernels::Float16 infinity() { return {0x7c00}; }
+};
+template <>
+class numeric_limits<unpool::ukernels::BFloat16> {
+ public:
+  static constexpr bool is_specialized = true;
+  static constexpr unpool::ukernels::BFloat16 infinity() { return {0x7f80}; }
+};
+}  // namespace std
 
 #endif  // UNPOOL_SRC_UKERNELS_HALF_H_
