@@ -100,7 +100,7 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
   const ukernels::ArgmaxWindows a{wd.list(), wh.list(), ww.list(), g.in[1], g.in[2]};
   Check r;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
+  const bool widen = internal::dispatch_pool(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     const T* px = static_cast<const T*>(x);
@@ -115,7 +115,7 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
       return;
     }
     const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
-    const Scratch<T> scratch(g, kernel == &ukernels::argmaxpool_windows__rows<T, I>);
+    const Scratch<T> scratch(g, ukernels::config::needs_window_scratch<T, I>(kernel));
     if (!scratch.ok()) {
       r = internal::no_memory(plan.name);
       return;
@@ -124,6 +124,7 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
       kernel(px + p * in_plane, a, scratch.view(), py + p * out_plane, pi + p * out_plane);
     }
   });
+  if (widen && r.ok()) internal::widen_indices(indices, g.planes * out_plane);
   return internal::report(r, error);
 }
 

@@ -106,6 +106,13 @@ Check check_types(const char* op, DType dtype, IndexType index_type, int64_t lim
   return {};
 }
 
+Check check_pool_index_limit(const char* op, int64_t limit) {
+  if (sizeof(void*) > 4 || limit - 1 <= INT32_MAX) return {};
+  return fail(Status::kTooLarge, Message() << op << ": offsets up to " << limit - 1
+                                           << " exceed what the WebAssembly build computes "
+                                              "(2147483647)");
+}
+
 Check check_fractional_dtype(const char* op, DType dtype) {
   if (dtype == DType::kFloat32 || dtype == DType::kFloat64) return {};
   return fail(Status::kInvalidArgument, Message() << op << ": dtype " << dtype_name(dtype)

@@ -86,6 +86,10 @@ Check check_rank(const char* op, const char* name, int32_t dims, const Shape& sh
 
 // Checks the value and index types, and that the index type can hold every
 // offset below `limit` (exclusive; 0: no offsets to hold).
+// On 32-bit targets pools compute int64 indices as int32 (dispatch.h,
+// kNarrowPoolIndices): a pool whose offsets exceed INT32_MAX (only windows
+// wholly in padding with a huge dilation get there) is too large there.
+Check check_pool_index_limit(const char* op, int64_t limit);
 // Fractional pooling takes float32 and float64 values only (its intervals
 // are computed in the input dtype, which PyTorch's 16-bit kernels do in
 // float32: not matched here yet).

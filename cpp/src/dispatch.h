@@ -38,6 +38,37 @@ void dispatch(DType dtype, IndexType index_type, F&& f) {
   }
 }
 
+// On 32-bit targets (WebAssembly) no plane has 2^31 elements (they would
+// not fit in memory beside the output), so int64 indices are computed as
+// int32 and widened in place: the pool kernels are instantiated for int32
+// indices only, which halves their code. 64-bit targets run int64 kernels.
+constexpr bool kNarrowPoolIndices = sizeof(void*) == 4;
+
+// Widens n int32 values at the start of `p` to int64 over the same bytes,
+// from the last down: element i's 8 bytes only overlap int32 elements >= i,
+// which are read before they are overwritten.
+inline void widen_indices(void* p, int64_t n) {
+  const int32_t* from = static_cast<const int32_t*>(p);
+  int64_t* to = static_cast<int64_t*>(p);
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const int32_t v = from[i];
+    to[i] = v;
+  }
+}
+
+// dispatch for the ops that write indices: with kNarrowPoolIndices, f sees
+// int32 indices for both index types. Returns true when the caller must
+// widen them (widen_indices) once the run has succeeded.
+template <typename F>
+bool dispatch_pool(DType dtype, IndexType index_type, F&& f) {
+  if (!kNarrowPoolIndices) {
+    dispatch(dtype, index_type, f);
+    return false;
+  }
+  dispatch(dtype, IndexType::kInt32, f);
+  return index_type == IndexType::kInt64;
+}
+
 // The C++ type that moves a value of T without looking at it: the 16-bit
 // types are their bits, so that the ops that only copy values (unpool and
 // its backward) run one instantiation for float16 and bfloat16.

@@ -171,7 +171,7 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
     }
   }
   const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
-  const Scratch<T> scratch(g, kernel == &ukernels::argmaxpool_windows__rows<T, I>);
+  const Scratch<T> scratch(g, ukernels::config::needs_window_scratch<T, I>(kernel));
   if (!scratch.ok()) return internal::no_memory(plan.name);
   for (int64_t p = 0; p < g.planes; ++p) {
     for (int k = 0; k < dims; ++k) {
@@ -204,7 +204,7 @@ Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* 
   Geometry g;
   Check c = internal::start_run(plan, Op::kFractionalMaxPool, planes, &g);
   if (!c.ok()) return internal::report(c, error);
-  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
+  const bool widen = internal::dispatch_pool(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     // 16-bit values never get here (check_fractional_dtype).
@@ -214,6 +214,7 @@ Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* 
                             static_cast<I*>(indices));
     }
   });
+  if (widen && c.ok()) internal::widen_indices(indices, g.planes * g.out_plane());
   return internal::report(c, error);
 }
 

@@ -41,6 +41,9 @@ Status plan_max_pool(const PoolParams& params, const Shape& input, DType dtype,
   Plan p = internal::new_plan(Op::kMaxPool, "maxPool#d", params.dims, dtype, index_type, "x");
   Check c = internal::plan_pool(p.name, params, input, &p.geometry, &p.output);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type, pool_index_limit(p.geometry));
+  if (c.ok() && p.geometry.planes > 0) {
+    c = internal::check_pool_index_limit(p.name, pool_index_limit(p.geometry));
+  }
   if (c.ok()) *plan = p;
   return internal::report(c, error);
 }
@@ -50,7 +53,7 @@ Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
   Geometry g;
   const Check c = internal::start_run(plan, Op::kMaxPool, planes, &g);
   if (!c.ok()) return internal::report(c, error);
-  internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
+  const bool widen = internal::dispatch_pool(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     if (g.layout == Layout::kChannelsLast) {
@@ -64,6 +67,7 @@ Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
                                 });
     }
   });
+  if (widen) internal::widen_indices(indices, g.planes * g.out_plane());
   return Status::kOk;
 }
 

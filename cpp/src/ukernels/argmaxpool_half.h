@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "ukernels/argmaxpool.h"
+#include "ukernels/argmaxpool_nhwc.h"
 #include "ukernels/argmaxpool_windows.h"
 #include "ukernels/half.h"
 
@@ -88,6 +89,36 @@ void argmaxpool_windows_half__scalar(const H* x, const ArgmaxWindows& a, H* y, I
         *idx++ = m.at;
       }
     }
+  }
+}
+
+// argmaxpool_windows_half__scalar with the windows kernels' signature (it
+// needs no scratch).
+template <typename H, typename I>
+void argmaxpool_windows_half__scalar_s(const H* x, const ArgmaxWindows& a, const WindowScratch<H>&,
+                                       H* y, I* idx) {
+  argmaxpool_windows_half__scalar<H, I>(x, a, y, idx);
+}
+
+// argmaxpool_nhwc__scalar's contract for 16-bit values: one output
+// position, every channel, taps in (d, h, w) order per channel.
+template <typename H, typename I>
+__attribute__((noinline)) void argmaxpool_nhwc_half__scalar(const H* x, const ArgmaxNhwc& p, H* y,
+                                                            I* idx) {
+  const int64_t Hh = p.height, W = p.width, C = p.channels;
+  const I first = static_cast<I>((p.start[0] * Hh + p.start[1]) * W + p.start[2]);
+  for (int64_t c = 0; c < C; ++c) {
+    HalfMax<H, I> m(first);
+    for (int64_t d = p.start[0]; d < p.end[0]; d += p.dilation[0]) {
+      for (int64_t h = p.start[1]; h < p.end[1]; h += p.dilation[1]) {
+        for (int64_t w = p.start[2]; w < p.end[2]; w += p.dilation[2]) {
+          const int64_t at = (d * Hh + h) * W + w;
+          m.take(x[at * C + c].bits, static_cast<I>(at));
+        }
+      }
+    }
+    y[c].bits = m.bits;
+    idx[c] = m.at;
   }
 }
 

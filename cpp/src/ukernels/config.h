@@ -45,29 +45,34 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
       return &argmaxpool_row_half__wasmsimd_k2s2<T, I>;
     }
 #endif
+    return &argmaxpool_row_half__scalar<T, I>;
+  } else {
+#ifdef __wasm_simd128__
+    if (argmaxpool_row__wasmsimd_k2s2_applies<T, I>(r)) {
+      return &argmaxpool_row__wasmsimd_k2s2<T, I>;
+    }
+    if (argmaxpool_row__wasmsimd_s1_applies<T, I>(r)) return &argmaxpool_row__wasmsimd_s1<T, I>;
+    return &argmaxpool_row__wasmsimd<T, I>;
+#else
     if (argmaxpool_row__scalar_k2s2_applies<T, I>(r)) return &argmaxpool_row__scalar_k2s2<T, I>;
     return &argmaxpool_row__scalar_taps<T, I>;
-  }
-#ifdef __wasm_simd128__
-  if (argmaxpool_row__wasmsimd_k2s2_applies<T, I>(r)) return &argmaxpool_row__wasmsimd_k2s2<T, I>;
-  if (argmaxpool_row__wasmsimd_s1_applies<T, I>(r)) return &argmaxpool_row__wasmsimd_s1<T, I>;
-  return &argmaxpool_row__wasmsimd<T, I>;
-#else
-  if (argmaxpool_row__scalar_k2s2_applies<T, I>(r)) return &argmaxpool_row__scalar_k2s2<T, I>;
-  return &argmaxpool_row__scalar_taps<T, I>;
 #endif
+  }
 }
 
 // One output position of a channels-last pool.
 template <typename T, typename I>
 inline ArgmaxpoolNhwcFn<T, I> argmaxpool_nhwc(const ArgmaxNhwc& p) {
+  if constexpr (is_half_v<T>) {
+    (void)p;
+    return &argmaxpool_nhwc_half__scalar<T, I>;
+  } else {
 #ifdef __wasm_simd128__
-  if constexpr (!is_half_v<T>) {
     if (argmaxpool_nhwc__wasmsimd_applies<T, I>(p)) return &argmaxpool_nhwc__wasmsimd<T, I>;
-  }
 #endif
-  (void)p;
-  return &argmaxpool_nhwc__scalar<T, I>;
+    (void)p;
+    return &argmaxpool_nhwc__scalar<T, I>;
+  }
 }
 
 template <typename T, typename I>
@@ -85,8 +90,22 @@ inline GatherFn<T, I> gather() {
 // columns) stays small, else the one that needs none.
 template <typename T, typename I>
 inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int64_t rows) {
-  if (rows * a.w.out <= (int64_t{1} << 22)) return &argmaxpool_windows__rows<T, I>;
-  return &argmaxpool_windows__scalar<T, I>;
+  if constexpr (is_half_v<T>) {
+    (void)a, (void)rows;
+    return &argmaxpool_windows_half__scalar_s<T, I>;
+  } else {
+    if (rows * a.w.out <= (int64_t{1} << 22)) return &argmaxpool_windows__rows<T, I>;
+    return &argmaxpool_windows__scalar<T, I>;
+  }
+}
+// Whether `f` is the variant that needs WindowScratch.
+template <typename T, typename I>
+inline bool needs_window_scratch(ArgmaxpoolWindowsFn<T, I> f) {
+  if constexpr (is_half_v<T>) {
+    return false;
+  } else {
+    return f == &argmaxpool_windows__rows<T, I>;
+  }
 }
 // The same windows over channels-last data.
 template <typename T, typename I>
