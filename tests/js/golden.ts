@@ -159,10 +159,19 @@ export function expectation(c: GoldenCase): Expect {
         values(c.params.padding).some((v) => v < 0)) {
       return { kind: 'error', type: 'RangeError' };
     }
-    // Divergence: unbatched input accepts outputSize with dims + 1 entries.
+    // Divergence: unbatched input accepts outputSize with dims + 1 entries;
+    // its spatial entries must still lie in the unpool's range.
     const os = c.params.output_size;
     if (c.error_kind === 'output_size_length' && Array.isArray(os) &&
         os.length === op.dims + 1 && x.shape.length === op.dims + 1) {
+      const at = (p: Json | undefined, i: number, fallback: number) =>
+        (p === undefined || p === null ? fallback : Array.isArray(p) ? p[i] as number : p as number);
+      for (let i = 0; i < op.dims; ++i) {
+        const k = at(c.params.kernel_size, i, 1), st = at(c.params.stride, i, k);
+        const dflt = (x.shape[i + 1] - 1) * st + k - 2 * at(c.params.padding, i, 0);
+        const o = os[i + 1] as number;
+        if (o < Math.max(1, dflt - st + 1) || o > dflt + st - 1) return { kind: 'error', type: 'RangeError' };
+      }
       return { kind: 'succeed' };
     }
   }
