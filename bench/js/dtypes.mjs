@@ -7,7 +7,8 @@
 // a float16 pool at most 0.75x float32's time, a float16 unpool at most 0.8x.
 //
 // Usage: node bench/js/dtypes.mjs [dist] [--shape 1,64,112,112] [--reps 31] [--kernel 2]
-// Prints the median µs per call of each dtype and its ratio to float32.
+// Prints the median µs per call of each dtype and its ratio to float32; the
+// resident rows time the kernels alone, the copy and out rows add the copies.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -54,11 +55,21 @@ function cases(x) {
   const Out = x.data.constructor;
   const poolOut = { ...opts, out: { output: new Out(m), indices: new Int32Array(m) } };
   const unpoolOut = { ...opts, out: new Out(n) };
+  // Resident: the kernels alone (inputs uploaded once, results kept in module memory).
+  const resident = { ...opts, resident: true };
+  const xr = u.uploadTensor(x);
+  const pr = pool(xr, resident);
   return {
     'pool copy': () => pool(x, opts),
     'pool out': () => pool(x, poolOut),
+    'pool resident': () => {
+      const r = pool(xr, resident);
+      r.output.dispose();
+      r.indices.dispose();
+    },
     'unpool copy': () => unpool(p.output, p.indices, opts),
     'unpool out': () => unpool(p.output, p.indices, unpoolOut),
+    'unpool resident': () => unpool(pr.output, pr.indices, resident).dispose(),
   };
 }
 
