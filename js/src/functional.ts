@@ -44,7 +44,8 @@ export type ResultFor<T extends FloatArray, O> =
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
@@ -111,7 +112,8 @@ export function maxUnpool1dBackward<T extends FloatArray,
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
@@ -178,7 +180,8 @@ export function maxUnpool2dBackward<T extends FloatArray,
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
