@@ -80,6 +80,17 @@ void register_workload(const Workload& w) {
     }
   });
   if (name == "2d/1x64x112x112/k2s2") {
+    // 16-bit values (issue 16's native reference for the resident pool).
+    for (const auto t : {unpool::DType::kFloat16, unpool::DType::kBFloat16}) {
+      reg(std::string("op/pool_") + (t == unpool::DType::kFloat16 ? "f16/" : "bf16/") + name,
+          [t](State& st, Problem& p) {
+            for (auto _ : st) {
+              unpool::max_pool(p.pool, p.in, t, p.x16.data(), p.y16.data(), i32, p.idx.data(),
+                               nullptr);
+              benchmark::ClobberMemory();
+            }
+          });
+    }
     reg("op/pool_i64/" + name, [](State& st, Problem& p) {
       for (auto _ : st) {
         unpool::max_pool(p.pool, p.in, f32, p.x.data(), p.y.data(), unpool::IndexType::kInt64,

@@ -60,6 +60,7 @@ struct Problem {
   std::vector<float> x, y, gy, unpooled, gx;
   std::vector<int32_t> idx;
   std::vector<int64_t> idx64;
+  std::vector<uint16_t> x16, y16;  // 16-bit values (finite, either sign)
   bool ok = false;
 
   explicit Problem(const Workload& w) {
@@ -75,7 +76,10 @@ struct Problem {
     std::uniform_real_distribution<float> value(-1.f, 1.f);
     x.resize(static_cast<size_t>(count(in)));
     for (auto& v : x) v = value(rng);
+    x16.resize(x.size());
+    for (auto& v : x16) v = static_cast<uint16_t>(rng() & 0xbbff);  // exponents below inf
     y.resize(static_cast<size_t>(count(out)));
+    y16.resize(y.size());
     gy = y;
     for (auto& v : gy) v = value(rng);
     idx.resize(y.size());

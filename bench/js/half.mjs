@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// float16 and bfloat16 against float32, side by side in one run (issue 16's
+// targets), 2d 1x64x112x112, k = s = 2:
+//   - the pool with the copying API: 16-bit at most 0.75x float32's time;
+//   - the unpool of its result: 16-bit at most 0.8x float32's time;
+//   - the resident pool (no copies), to set beside the native g++ -O3 figure
+//     of the same kernel (bench/native/run.sh 'op/pool_(f16|bf16)/2d/1x64x112x112').
+// 16-bit tensors are Uint16Array + dtype (every engine), and Float16Array
+// where the global exists.
+//
+// Usage: node bench/js/half.mjs [dist] [--reps 21]
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runCases } from './suite.mjs';
+
+const args = process.argv.slice(2);
+const dist = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'dist';
+const reps = Number(args[args.indexOf('--reps') + 1] || 21);
+const u = await import(pathToFileURL(path.resolve(dist, 'index.js')).href);
+await u.init();
+
+const shape = [1, 64, 112, 112];
+const n = shape.reduce((p, d) => p * d, 1);
+let seed = 1;
+const f32 = new Float32Array(n);
+for (let i = 0; i < n; ++i) {
+  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+  f32[i] = (seed >>> 8) / 65536 - 128;
+}
+// bfloat16: the top half of each float32 (truncated: any finite pattern
+// serves a timing); float16: values in its range, rounded by Float16Array
+// where there is one, else by truncating the float32 mantissa.
+const bf16 = new Uint16Array(n);
+const u32 = new Uint32Array(f32.buffer);
+for (let i = 0; i < n; ++i) bf16[i] = u32[i] >>> 16;
+const f16 = new Uint16Array(n);
+for (let i = 0; i < n; ++i) {
+  const b = u32[i], sign = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112;
+  f16[i] = e <= 0 ? sign : sign | (e << 10) | ((b >>> 13) & 0x3ff);  // |x| < 2^8: no overflow
+}
+const tensors = {
+  float32: { data: f32, shape },
+  float16: { data: f16, shape, dtype: 'float16' },
+  bfloat16: { data: bf16, shape, dtype: 'bfloat16' },
+};
+const F16 = globalThis.Float16Array;
+if (F16) tensors['Float16Array'] = { data: new F16(f16.buffer), shape };
+
+const pooled = {}, resident = {};
+for (const [k, x] of Object.entries(tensors)) {
+  pooled[k] = u.maxPool2d(x, { kernelSize: 2 });
+  resident[k] = u.uploadTensor(x);
+}
+const cases = {};
+for (const k of Object.keys(tensors)) {
+  cases[`pool ${k}`] = () => u.maxPool2d(tensors[k], { kernelSize: 2 });
+  cases[`unpool ${k}`] = () => u.maxUnpool2d(pooled[k].output, pooled[k].indices, { kernelSize: 2 });
+  cases[`pool ${k} resident`] = () => {
+    const r = u.maxPool2d(resident[k], { kernelSize: 2, resident: true });
+    r.output.dispose();
+    r.indices.dispose();
+  };
+}
+// The same indices for every dtype whose values order as float32's do.
+const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+if (!same(pooled.bfloat16.indices.data, u.maxPool2d({ data: new Float32Array(new Uint32Array(Array.from(bf16, (h) => h << 16)).buffer), shape }, { kernelSize: 2 }).indices.data)) {
+  throw new Error('half: bfloat16 indices differ from float32 ones on the same values');
+}
+
+const t = await runCases(cases, { reps, minBatchMs: 20, warmupMs: 200 });
+Object.values(resident).forEach((r) => r.dispose());
+const us = (k) => t[k].toFixed(0).padStart(7);
+console.log(`half: 1x64x112x112 k2 s2, Node ${process.versions.node}, SIMD ${u.backendInfo().simd}, Float16Array ${F16 ? 'yes' : 'no'}, median of ${reps} alternated batches (µs per call)`);
+for (const k of Object.keys(cases)) console.log(`${k.padEnd(30)} ${us(k)}`);
+console.log('');
+const ratio = (a, b) => (t[a] / t[b]).toFixed(2);
+for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
+  console.log(`${k}: pool ${ratio(`pool ${k}`, 'pool float32')}x float32 (target <= 0.75), ` +
+    `unpool ${ratio(`unpool ${k}`, 'unpool float32')}x (target <= 0.8), ` +
+    `resident pool ${t[`pool ${k} resident`].toFixed(0)} µs`);
+}
