@@ -4,6 +4,9 @@
 #   - Node.js 20, 22 and 24 (ESM import and CommonJS require), Deno 2, Bun:
 #     the README quick start, a conformance subset, backendInfo().simd;
 #     each with `unpool` and with `unpool/inline`;
+#   - the same runtimes with the v2 vectors' float16 and bfloat16 cases:
+#     Uint16Array bits everywhere, Float16Array where the runtime has it
+#     (Node.js 24, Deno, Bun), whose results must be Float16Arrays;
 #   - chromium: pages bundled by plain esbuild (`unpool`, `unpool/inline`),
 #     Blob-URL module workers (wasmBinary, `unpool/inline`), a module whose
 #     import.meta.url is a data: URL (locateFile, wasmBinary);
@@ -82,6 +85,30 @@ for entry in unpool unpool/inline; do
     "$bin/node24/bin/node" smoke.mjs "$entry" "$vectors" scalar
 done
 cell_want=
+
+section "float16 and bfloat16: Uint16Array bits everywhere, Float16Array where the runtime has it"
+# tests/runtimes/half.mjs prints how many v2 cases it ran per container; the
+# counts come from the vectors, Float16Array's "absent" where the global is.
+cp tests/runtimes/half.mjs "$app/"
+vectors2="$repo/tests/vectors/golden_public_v2.json"
+half_counts=$(node -e '
+  const cs = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).cases.filter((c) =>
+    ["float16", "bfloat16"].includes(c.inputs.x.dtype) && !c.expected.error && c.expected.output &&
+    c.error_kind === undefined && !/fractional/.test(c.op));
+  process.stdout.write(`${cs.length} ${cs.filter((c) => c.inputs.x.dtype === "float16").length}`);
+' "$vectors2")
+read -r half_u16 half_f16 <<<"$half_counts"
+for v in 24 22 20; do
+  node="$bin/node$v/bin/node"
+  if [ "$v" = 24 ]; then f16=$half_f16; else f16='"absent"'; fi
+  cell_want="{\"Uint16Array\":$half_u16,\"Float16Array\":$f16}" \
+    cell "node $("$node" --version) float16/bfloat16" "$node" half.mjs "$vectors2"
+done
+cell_want="{\"Uint16Array\":$half_u16,\"Float16Array\":$half_f16}" \
+  cell "deno $("$bin/.bin/deno" --version | head -1 | cut -d' ' -f2) float16/bfloat16" \
+  "$bin/.bin/deno" run --allow-read --allow-env half.mjs "$vectors2"
+cell_want="{\"Uint16Array\":$half_u16,\"Float16Array\":$half_f16}" \
+  cell "bun $("$bin/.bin/bun" --version) float16/bfloat16" "$bin/.bin/bun" half.mjs "$vectors2"
 
 section "esbuild pages, Blob-URL workers, a data: module in chromium"
 page="$app/page"

@@ -1,19 +1,22 @@
 // What a call is, as the ops describe it to the engine: its inputs (host
 // data or resident tensors, checked here), its outputs, and how their
 // results leave it.
-import { DType, DTYPES, Kind, namesOf, TensorData } from './dtypes.js';
+import { ArrayClass, DType, DTYPES, Kind, namesOf, StorageArray } from './dtypes.js';
 import type { OpName } from './heap.js';
-import { addressOf, WasmTensor } from './resident.js';
+import type { OutSink } from './options.js';
+import { addressOf, classOf, WasmTensor } from './resident.js';
 import { checkTensor } from './tensor.js';
 
 /** A tensor argument: host data to copy in, or a resident tensor read in place. */
 export interface Input {
   shape: number[];
-  /** Host data (undefined for a resident tensor). */
-  data: TensorData | undefined;
+  /** Host data, in its dtype's storage class (undefined for a resident tensor). */
+  data: StorageArray | undefined;
   /** Heap address of a resident tensor (0 for host data). */
   address: number;
   dtype: DType;
+  /** The class of the data the caller gave: results of its dtype come back in it. */
+  cls: ArrayClass;
   byteLength: number;
 }
 
@@ -28,12 +31,12 @@ export function checkInput(fn: string, name: string, value: unknown, kind: Kind)
     // The shape is frozen: read, never written, so no copy.
     return {
       shape: value.shape as number[], data: undefined, address, dtype: type.dtype,
-      byteLength: value.size * type.bytes,
+      cls: classOf(value), byteLength: value.size * type.bytes,
     };
   }
   const t = checkTensor(fn, name, value, kind);
   return {
-    shape: t.shape, data: t.data, address: 0, dtype: t.type.dtype,
+    shape: t.shape, data: t.data, address: 0, dtype: t.type.dtype, cls: t.cls,
     byteLength: t.data.length * t.type.bytes,
   };
 }
@@ -41,6 +44,8 @@ export function checkInput(fn: string, name: string, value: unknown, kind: Kind)
 /** One result of a call, as the op describes it. */
 export interface OutputSpec {
   dtype: DType;
+  /** The class of the result's data. */
+  cls: ArrayClass;
   /** Its `out` option's name in messages ('out', 'out.output', ...). */
   name: string;
   /** The caller's array for it (undefined: none), checked against the result. */
@@ -77,11 +82,15 @@ export interface Call {
   checkFirst: number;
 }
 
-/** How a result leaves the call. */
-export type Sink = { kind: 'fresh' } | { kind: 'out'; array: TensorData } | { kind: 'resident' };
+/**
+ * How a result leaves the call. Into `out`: the results are copied into
+ * `array` (a storage-class view of `user`'s memory) and `user` is returned.
+ */
+export type Sink = { kind: 'fresh' } | OutSink | { kind: 'resident' };
 
 export interface Output {
   dtype: DType;
+  cls: ArrayClass;
   shape: number[];
   sink: Sink;
 }

@@ -2,74 +2,222 @@
 // views, results, resident tensors, `out` checks) reads it, so a new dtype
 // is one entry here plus its name in the module's valueTypes()/indexTypes()
 // (the core's codes are read from the module at load, never written here).
+//
+// A dtype has a storage class, the typed array its elements are copied
+// through the heap as (Uint16Array for the 16-bit floats: a copy of their
+// bits, never a conversion), and the array classes a caller may hold it in.
+// A class that holds one dtype implies it (Float16Array: float16); one that
+// holds several (Uint16Array: float16 or bfloat16 bits) needs the tensor's
+// `dtype`. Results come back in the class of the value input's data.
 
-/** Element types of values. Results have the dtype of their input. */
-export type FloatArray = Float32Array | Float64Array;
-/** Element types of indices: int32 (default) or int64 as in PyTorch. */
+/**
+ * The type of a Float16Array where the TypeScript lib in use does not
+ * declare one (lib ES2024 and older): a Float32Array's members (methods
+ * that make arrays are typed as a Float32Array's) under the Float16Array's
+ * `Symbol.toStringTag`, which keeps the other typed arrays from matching it.
+ */
+export interface Float16ArrayShape extends Omit<Float32Array, typeof Symbol.toStringTag> {
+  readonly [Symbol.toStringTag]: 'Float16Array';
+}
+
+/**
+ * A Float16Array: the lib's own type where the TypeScript lib declares the
+ * global (lib ESNext or ES2025), else {@link Float16ArrayShape}. Nothing in
+ * the package requires the global to exist at run time.
+ */
+export type Float16ArrayLike =
+    typeof globalThis extends { Float16Array: { prototype: infer P } } ? P : Float16ArrayShape;
+
+/**
+ * Arrays of values: Float32Array (float32), Float64Array (float64),
+ * Float16Array (float16), or Uint16Array holding raw float16 or bfloat16
+ * bits (with the tensor's `dtype`). Results have the class of the input's.
+ */
+export type FloatArray = Float32Array | Float64Array | Float16ArrayLike | Uint16Array;
+/** Arrays of indices: int32 (default) or int64 as in PyTorch. */
 export type IndexArray = Int32Array | BigInt64Array;
 export type TensorData = FloatArray | IndexArray;
+/** The arrays elements are copied through the heap as (each dtype's storage class). */
+export type StorageArray = Float32Array | Float64Array | Uint16Array | Int32Array | BigInt64Array;
 
+/** Element type names of values. */
+export type ValueDType = 'float32' | 'float64' | 'float16' | 'bfloat16';
+/** Element type names of indices. */
+export type IndexType = 'int32' | 'int64';
 /** Element type names of tensors. */
-export type DType = 'float32' | 'float64' | 'int32' | 'int64';
+export type DType = ValueDType | IndexType;
+
+/** The dtype of a typed array type (both 16-bit float names for a Uint16Array). */
+export type DTypeOf<T extends TensorData> =
+    T extends Float32Array ? 'float32' : T extends Float64Array ? 'float64' :
+    T extends Uint16Array ? 'float16' | 'bfloat16' : T extends Int32Array ? 'int32' :
+    T extends BigInt64Array ? 'int64' : T extends Float16ArrayLike ? 'float16' : DType;
 
 /** Values or indices. */
 export type Kind = 'float' | 'index';
+
+/** An array class a dtype may be held in. */
+export interface ArrayClass {
+  /** The class name (its Symbol.toStringTag). */
+  readonly tag: string;
+  /**
+   * An array of this class on the memory of `a`, an array of the storage
+   * class of a dtype it holds: `a` itself when this is that class.
+   */
+  readonly wrap: (a: StorageArray) => TensorData;
+}
 
 /** What one element type is to the package. */
 export interface DTypeInfo {
   readonly dtype: DType;
   readonly kind: Kind;
-  readonly bytes: 4 | 8;
-  /** The typed array's class name (its Symbol.toStringTag). */
+  readonly bytes: 2 | 4 | 8;
+  /** The storage class's name (its Symbol.toStringTag). */
   readonly tag: string;
-  /** A view of this type: one construct site per type, so each stays monomorphic. */
-  readonly view: (buffer: ArrayBufferLike, byteOffset: number, length: number) => TensorData;
+  /** A view of the storage class: one construct site per type, so each stays monomorphic. */
+  readonly view: (buffer: ArrayBufferLike, byteOffset: number, length: number) => StorageArray;
   /**
-   * A copy of `a` (of this type) in a fresh array: the copy constructor,
-   * which allocates without zero-filling (faster than new + set, and than
-   * slice() of a view of wasm memory in Chromium).
+   * A copy of `a` (of the storage class) in a fresh array: the copy
+   * constructor, which allocates without zero-filling (faster than new +
+   * set, and than slice() of a view of wasm memory in Chromium).
    */
-  readonly copy: (a: TensorData) => TensorData;
+  readonly copy: (a: StorageArray) => StorageArray;
+  /** The classes that hold it, its natural one first (the storage class among them). */
+  readonly classes: readonly ArrayClass[];
+  /** Whether fractional pooling takes it (float32 and float64 only: issue 17). */
+  readonly fractional: boolean;
 }
 
-/** Every dtype, by name. */
+type F16Constructor = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => Float16ArrayLike;
+/** The global Float16Array where the engine has it (Chrome 135+, Node.js 24+, ...), else undefined. */
+const F16 = (globalThis as { Float16Array?: F16Constructor }).Float16Array;
+
+const itself = (a: StorageArray): TensorData => a;
+const FLOAT32: ArrayClass = { tag: 'Float32Array', wrap: itself };
+const FLOAT64: ArrayClass = { tag: 'Float64Array', wrap: itself };
+const UINT16: ArrayClass = { tag: 'Uint16Array', wrap: itself };
+const INT32: ArrayClass = { tag: 'Int32Array', wrap: itself };
+const BIGINT64: ArrayClass = { tag: 'BigInt64Array', wrap: itself };
+const FLOAT16: ArrayClass = {
+  tag: 'Float16Array',
+  // Only reached for a Float16Array input, which exists only where F16 does.
+  wrap: (a) => new F16!(a.buffer, a.byteOffset, a.length) as TensorData,
+};
+
+const u16 = {
+  bytes: 2, tag: 'Uint16Array', fractional: false,
+  view: (b: ArrayBufferLike, o: number, n: number) => new Uint16Array(b, o, n),
+  copy: (a: StorageArray) => new Uint16Array(a as Uint16Array),
+} as const;
+
+/** Every dtype, by name; the values first, in the order messages list them. */
 export const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
   float32: {
-    dtype: 'float32', kind: 'float', bytes: 4, tag: 'Float32Array',
+    dtype: 'float32', kind: 'float', bytes: 4, tag: 'Float32Array', fractional: true,
     view: (b, o, n) => new Float32Array(b, o, n),
     copy: (a) => new Float32Array(a as Float32Array),
+    classes: [FLOAT32],
   },
   float64: {
-    dtype: 'float64', kind: 'float', bytes: 8, tag: 'Float64Array',
+    dtype: 'float64', kind: 'float', bytes: 8, tag: 'Float64Array', fractional: true,
     view: (b, o, n) => new Float64Array(b, o, n),
     copy: (a) => new Float64Array(a as Float64Array),
+    classes: [FLOAT64],
   },
+  // IEEE binary16 and bfloat16 (the top half of a float32), as their bits.
+  float16: { dtype: 'float16', kind: 'float', ...u16, classes: [FLOAT16, UINT16] },
+  bfloat16: { dtype: 'bfloat16', kind: 'float', ...u16, classes: [UINT16] },
   int32: {
-    dtype: 'int32', kind: 'index', bytes: 4, tag: 'Int32Array',
+    dtype: 'int32', kind: 'index', bytes: 4, tag: 'Int32Array', fractional: false,
     view: (b, o, n) => new Int32Array(b, o, n),
     copy: (a) => new Int32Array(a as Int32Array),
+    classes: [INT32],
   },
   int64: {
-    dtype: 'int64', kind: 'index', bytes: 8, tag: 'BigInt64Array',
+    dtype: 'int64', kind: 'index', bytes: 8, tag: 'BigInt64Array', fractional: false,
     view: (b, o, n) => new BigInt64Array(b, o, n),
     copy: (a) => new BigInt64Array(a as BigInt64Array),
+    classes: [BIGINT64],
   },
 };
 
-const BY_TAG: ReadonlyMap<string, DTypeInfo> =
-    new Map(Object.values(DTYPES).map((t) => [t.tag, t]));
+const ALL: readonly DTypeInfo[] = Object.values(DTYPES);
 
-/** The dtype of a typed array class name (its Symbol.toStringTag), else undefined. */
-export function dtypeOfTag(tag: unknown): DTypeInfo | undefined {
+/** An array class, with the kind and dtypes it holds. */
+export interface ClassInfo {
+  readonly cls: ArrayClass;
+  readonly kind: Kind;
+  /** The dtypes it holds. */
+  readonly holds: readonly DTypeInfo[];
+  /** The dtype an array of it holds without a `dtype` given (undefined: it needs one). */
+  readonly implied: DTypeInfo | undefined;
+}
+
+function classTable(): ReadonlyMap<string, ClassInfo> {
+  const holds = new Map<string, { cls: ArrayClass; holds: DTypeInfo[] }>();
+  for (const t of ALL) {
+    for (const cls of t.classes) {
+      if (cls === FLOAT16 && F16 === undefined) continue;
+      const e = holds.get(cls.tag) ?? { cls, holds: [] };
+      e.holds.push(t);
+      holds.set(cls.tag, e);
+    }
+  }
+  const table = new Map<string, ClassInfo>();
+  for (const [tag, e] of holds) {
+    table.set(tag, {
+      cls: e.cls, kind: e.holds[0].kind, holds: e.holds,
+      implied: e.holds.length === 1 ? e.holds[0] : undefined,
+    });
+  }
+  return table;
+}
+
+const BY_TAG = classTable();
+
+/** The class of a typed array class name (its Symbol.toStringTag), else undefined. */
+export function classOfTag(tag: unknown): ClassInfo | undefined {
   return typeof tag === 'string' ? BY_TAG.get(tag) : undefined;
 }
 
-/** The dtypes of a kind, as a message names them: 'Float32Array or Float64Array'. */
-export function tagsOf(kind: Kind): string {
-  return Object.values(DTYPES).filter((t) => t.kind === kind).map((t) => t.tag).join(' or ');
+/** The dtype named `name` when it is one of kind `kind`, else undefined. */
+export function dtypeNamed(name: unknown, kind: Kind): DTypeInfo | undefined {
+  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(DTYPES, name)) return undefined;
+  const t = DTYPES[name as DType];
+  return t.kind === kind ? t : undefined;
 }
 
-/** The dtype names of a kind: 'float32 or float64'. */
-export function namesOf(kind: Kind): string {
-  return Object.values(DTYPES).filter((t) => t.kind === kind).map((t) => t.dtype).join(' or ');
+/** 'a, b or c'. */
+export function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('')
+    : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/** The dtypes of a kind (optionally filtered). */
+export function dtypesOf(kind: Kind, keep: (t: DTypeInfo) => boolean = () => true): DTypeInfo[] {
+  return ALL.filter((t) => t.kind === kind && keep(t));
+}
+
+/**
+ * The classes of a kind, as a message names them: 'Float32Array,
+ * Float64Array, Float16Array or Uint16Array (with dtype 'float16' or
+ * 'bfloat16')'. Float16Array is named also where the engine lacks it.
+ */
+export function tagsOf(kind: Kind): string {
+  const tags: string[] = [];
+  const needs = new Map<string, string[]>();
+  for (const t of dtypesOf(kind)) {
+    for (const c of t.classes) {
+      if (!tags.includes(c.tag)) tags.push(c.tag);
+      needs.set(c.tag, [...(needs.get(c.tag) ?? []), t.dtype]);
+    }
+  }
+  const ambiguous = [...needs].filter(([, names]) => names.length > 1);
+  return listed(tags) + ambiguous.map(([tag, names]) =>
+    ` (${tag} with dtype ${listed(names.map((n) => `'${n}'`))})`).join('');
+}
+
+/** The dtype names of a kind: 'float32, float64, float16 or bfloat16'. */
+export function namesOf(kind: Kind, keep?: (t: DTypeInfo) => boolean): string {
+  return listed(dtypesOf(kind, keep).map((t) => t.dtype));
 }

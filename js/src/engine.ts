@@ -9,12 +9,12 @@
 //   for ops whose Call says `streams`;
 // - whole: one heap block for every buffer, one run.
 import type { Call, Output, OutputSpec, Sink } from './call.js';
-import { DTYPES, TensorData } from './dtypes.js';
+import { DTYPES, StorageArray } from './dtypes.js';
 import { ARENA_BYTES, HeapBlock, Runtime } from './heap.js';
 import { checkOut } from './options.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
 import { streamed } from './streamed.js';
-import { numel, Tensor } from './tensor.js';
+import { numel, TensorResult } from './tensor.js';
 
 const FRESH: Sink = { kind: 'fresh' };
 const RESIDENT: Sink = { kind: 'resident' };
@@ -23,8 +23,8 @@ const round8 = (bytes: number) => Math.ceil(bytes / 8) * 8;
 
 function outputOf(c: Call, o: OutputSpec, shape: number[]): Output {
   const sink: Sink = c.resident ? RESIDENT : o.out === undefined ? FRESH
-    : { kind: 'out', array: checkOut(c.fn, o.name, o.out, o.dtype, numel(shape)) };
-  return { dtype: o.dtype, shape, sink };
+    : checkOut(c.fn, o.name, o.out, o.dtype, o.cls, numel(shape));
+  return { dtype: o.dtype, cls: o.cls, shape, sink };
 }
 
 /** The outputs, with the core's result shape (in the block) where the op gave none. */
@@ -46,7 +46,7 @@ function shapesKnown(c: Call): boolean {
 }
 
 /** Runs a call on the path that suits it; returns its results in op order. */
-export function execute(rt: Runtime, c: Call): (Tensor | WasmTensor)[] {
+export function execute(rt: Runtime, c: Call): (TensorResult | WasmTensor)[] {
   // Outputs of known shapes first: their `out` errors come before the core's.
   const known = shapesKnown(c) ? outputsOf(rt, c) : undefined;
   if (!c.resident) {
@@ -65,7 +65,7 @@ export function execute(rt: Runtime, c: Call): (Tensor | WasmTensor)[] {
 // in one call, writing the results after the inputs when they fit.
 
 function small(rt: Runtime, c: Call, known: Output[] | undefined):
-    (Tensor | WasmTensor)[] | undefined {
+    (TensorResult | WasmTensor)[] | undefined {
   let bytes = 0;
   for (const i of c.inputs) if (i.address === 0) bytes += round8(i.byteLength);
   if (bytes > ARENA_BYTES / 2) return undefined;
@@ -76,7 +76,7 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
     if (i.address !== 0) {
       addresses[k] = i.address;
     } else {
-      (rt.heapViews[i.dtype] as { set(a: TensorData, offset: number): void })
+      (rt.heapViews[i.dtype] as { set(a: StorageArray, offset: number): void })
           .set(i.data!, at / DTYPES[i.dtype].bytes);
       addresses[k] = at;
       at += round8(i.byteLength);
@@ -89,23 +89,23 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
   rt.check(code);
   // Results follow the inputs, each 8-aligned; no Output records on this path.
   let core: number[] | undefined;
-  const results: Tensor[] = [];
+  const results: TensorResult[] = [];
   for (let k = 0; k < c.outputs.length; ++k) {
     const o = c.outputs[k];
     const sink = known?.[k].sink;
     let shape = o.shape;
     if (shape === undefined) shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
     const n = numel(shape);
-    const out = sink !== undefined ? (sink.kind === 'out' ? sink.array : undefined)
-      : o.out === undefined ? undefined : checkOut(c.fn, o.name, o.out, o.dtype, n);
+    const out = sink !== undefined ? (sink.kind === 'out' ? sink : undefined)
+      : o.out === undefined ? undefined : checkOut(c.fn, o.name, o.out, o.dtype, o.cls, n);
     const type = DTYPES[o.dtype];
     const view = type.view(rt.heap, at, n);
     at += round8(n * type.bytes);
     if (out !== undefined) {
-      (out as { set(a: TensorData): void }).set(view);
-      results.push({ data: out, shape });
+      (out.array as { set(a: StorageArray): void }).set(view);
+      results.push({ data: out.user, shape, dtype: o.dtype });
     } else {
-      results.push({ data: type.copy(view), shape });
+      results.push({ data: o.cls.wrap(type.copy(view)), shape, dtype: o.dtype });
     }
   }
   return results;
@@ -114,7 +114,7 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
 // ---- whole calls: one block, one run ----------------------------------------------
 
 function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
-    (Tensor | WasmTensor)[] {
+    (TensorResult | WasmTensor)[] {
   const { fn, inputs } = c;
   const nIn = inputs.length;
   const sizes: number[] = [];
@@ -129,7 +129,8 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
   let block: HeapBlock | undefined;
   try {
     for (const o of outputs) {
-      resident.push(o.sink.kind === 'resident' ? allocTensor(rt.m, fn, o.dtype, o.shape) : undefined);
+      resident.push(o.sink.kind === 'resident'
+        ? allocTensor(rt.m, fn, o.dtype, o.shape, o.cls) : undefined);
     }
     block = new HeapBlock(rt, fn, sizes);
     const a = [0, 0, 0, 0];
@@ -138,7 +139,7 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
       if (i.address !== 0) {
         a[k] = i.address;
       } else {
-        (block.view(k, i.dtype, i.data!.length) as { set(a: TensorData): void }).set(i.data!);
+        (block.view(k, i.dtype, i.data!.length) as { set(a: StorageArray): void }).set(i.data!);
         a[k] = block.ptrs[k];
       }
     }
@@ -147,19 +148,19 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
       a[nIn + k] = r !== undefined ? addressOf(fn, 'result', r) : block.ptrs[nIn + k];
     }
     rt.check(rt.m.runPlan(plan, a[0], a[1], a[2], a[3] ?? 0, 0, -1));
-    const results: (Tensor | WasmTensor)[] = [];
+    const results: (TensorResult | WasmTensor)[] = [];
     for (let k = 0; k < outputs.length; ++k) {
-      const { dtype, shape, sink } = outputs[k];
+      const { dtype, cls, shape, sink } = outputs[k];
       if (sink.kind === 'resident') {
         results.push(resident[k]!);
         continue;
       }
       const view = block.view(nIn + k, dtype, counts[k]);
       if (sink.kind === 'out') {
-        (sink.array as { set(a: TensorData): void }).set(view);
-        results.push({ data: sink.array, shape });
+        (sink.array as { set(a: StorageArray): void }).set(view);
+        results.push({ data: sink.user, shape, dtype });
       } else {
-        results.push({ data: DTYPES[dtype].copy(view), shape });
+        results.push({ data: cls.wrap(DTYPES[dtype].copy(view)), shape, dtype });
       }
     }
     resident.length = 0;  // handed over

@@ -17,7 +17,8 @@ import type { FloatArray } from './tensor.js';
  * `[floor(o*I/O), ceil((o+1)*I/O))` (`O > I` repeats windows). `x` is
  * (N, C, L) or (C, L), or channels-last with `layout: 'NLC'`. Indices, ties and NaN as maxPool1d.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - outputSize (required: a number, or 1 entries; null keeps the
  *   input's size; 0 is rejected), indexType, layout, out, resident
  * @returns output values (dtype of x) and indices, both of the pooled shape
@@ -50,7 +51,8 @@ export function adaptiveMaxPool1dBackward<T extends FloatArray,
  * `[floor(o*I/O), ceil((o+1)*I/O))` (`O > I` repeats windows). `x` is
  * (N, C, H, W) or (C, H, W), or channels-last with `layout: 'NHWC'`. Indices, ties and NaN as maxPool2d.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - outputSize (required: a number, or 2 entries; null keeps the
  *   input's size; 0 is rejected), indexType, layout, out, resident
  * @returns output values (dtype of x) and indices, both of the pooled shape
@@ -83,7 +85,8 @@ export function adaptiveMaxPool2dBackward<T extends FloatArray,
  * `[floor(o*I/O), ceil((o+1)*I/O))` (`O > I` repeats windows). `x` is
  * (N, C, D, H, W) or (C, D, H, W), or channels-last with `layout: 'NDHWC'`. Indices, ties and NaN as maxPool3d.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - outputSize (required: a number, or 3 entries; null keeps the
  *   input's size; 0 is rejected), indexType, layout, out, resident
  * @returns output values (dtype of x) and indices, both of the pooled shape
@@ -117,7 +120,7 @@ export function adaptiveMaxPool3dBackward<T extends FloatArray,
  * PyTorch's generate_intervals in x's dtype; sample 0 drives W and 1 drives H. Each dim needs
  * `outputSize + kernelSize - 1 <= inputSize`.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values, a Float32Array or Float64Array tensor (not 16-bit)
  * @param options - kernelSize (required), exactly one of outputSize and outputRatio,
  *   randomSamples ((N, C, 2), dtype of x, values in [0, 1]; omitted: drawn with
  *   Math.random, and the result is not reproducible), indexType, out, resident
@@ -151,7 +154,7 @@ export function fractionalMaxPool2dBackward<T extends FloatArray,
  * PyTorch's generate_intervals in x's dtype; sample 0 drives D, 1 H and 2 W. Each dim needs
  * `outputSize + kernelSize - 1 < inputSize` (strict, as PyTorch checks 3d).
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values, a Float32Array or Float64Array tensor (not 16-bit)
  * @param options - kernelSize (required), exactly one of outputSize and outputRatio,
  *   randomSamples ((N, C, 3), dtype of x, values in [0, 1]; omitted: drawn with
  *   Math.random, and the result is not reproducible), indexType, out, resident

@@ -14,7 +14,7 @@ import {
   MaxUnpoolBackwardOptions, maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions, maxUnpoolOutputRangeNd, SizeRange,
 } from './ops.js';
 import type { FloatInput, IndexInput, WasmTensor } from './resident.js';
-import type { FloatArray, IndexArray, Tensor } from './tensor.js';
+import type { FloatArray, IndexArray, TensorResult } from './tensor.js';
 
 /** The type of option `K` in `O` (undefined when `O` has no such key). */
 type OptionOf<O, K extends string> = K extends keyof O ? O[K] : undefined;
@@ -36,7 +36,7 @@ export type MaxPoolReturn<T extends FloatArray, O> =
 /** What the other ops return for options `O`: a WasmTensor with `resident: true`. */
 export type ResultFor<T extends FloatArray, O> =
     [OptionOf<O, 'resident'>] extends [true] ? WasmTensor<T> :
-    [OptionOf<O, 'resident'>] extends [false | undefined] ? Tensor<T> : Tensor<T> | WasmTensor<T>;
+    [OptionOf<O, 'resident'>] extends [false | undefined] ? TensorResult<T> : TensorResult<T> | WasmTensor<T>;
 
 /**
  * 1d max pooling with argmax indices, as `torch.nn.functional.max_pool1d(...,
@@ -44,7 +44,8 @@ export type ResultFor<T extends FloatArray, O> =
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
@@ -111,7 +112,8 @@ export function maxUnpool1dBackward<T extends FloatArray,
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
@@ -178,7 +180,8 @@ export function maxUnpool2dBackward<T extends FloatArray,
  * maximum inside its (n, c) plane of the unpadded input. The first maximum
  * wins ties; NaN wins over numbers.
  *
- * @param x - values, a Float32Array or Float64Array tensor
+ * @param x - values: a Float32Array, Float64Array or Float16Array tensor, or a Uint16Array
+ *   of float16 or bfloat16 bits with its dtype (results come back in its class)
  * @param options - kernelSize (required), stride (default kernelSize), padding (0),
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape

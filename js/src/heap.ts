@@ -3,7 +3,7 @@
 // the arena allocated once, the plan holders, views of the heap, and the
 // heap blocks of calls (malloc with growth).
 import type { UnpoolWasmModule } from './unpool.mjs';
-import { DType, DTYPES, TensorData } from './dtypes.js';
+import { DType, DTYPES, StorageArray } from './dtypes.js';
 import { Geometry, GEOMETRY_SLOTS, writeGeometry } from './options.js';
 import { UnpoolError } from './tensor.js';
 
@@ -84,7 +84,7 @@ function readCodes(m: UnpoolWasmModule): Record<DType, number> {
 }
 
 /** The heap as an array of each dtype. */
-type HeapViews = Record<DType, TensorData>;
+type HeapViews = Record<DType, StorageArray>;
 
 /** The state of one loaded module. */
 export class Runtime {
@@ -292,7 +292,7 @@ export class HeapBlock {
   }
 
   /** Buffer `i` as `length` elements of `dtype`; views are taken fresh (growth detaches them). */
-  view(i: number, dtype: DType, length: number): TensorData {
+  view(i: number, dtype: DType, length: number): StorageArray {
     return DTYPES[dtype].view(this.rt.heap, this.ptrs[i], length);
   }
 

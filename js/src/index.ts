@@ -42,7 +42,8 @@ export type {
 export type { Layout } from './layout.js';
 export { UnpoolError } from './tensor.js';
 export type {
-  FloatArray, IndexArray, IndexType, Size, Tensor, TensorData, TensorLike,
+  Float16ArrayLike, Float16ArrayShape, FloatArray, IndexArray, IndexType, Size, Tensor, TensorData,
+  TensorLike, TensorResult, ValueDType,
 } from './tensor.js';
 
 /** Heap statistics of the WebAssembly module. */

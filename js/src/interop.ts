@@ -8,7 +8,7 @@ import { wasm } from './loader.js';
 import { maxUnpoolOutputRangeNd, SizeRange } from './ops.js';
 import { indexTypeOf, plainGeometry, UnpoolGeometry } from './options.js';
 import {
-  checkShape, checkTensor, describe, IndexArray, IndexType, numel, Tensor, TensorLike,
+  checkShape, checkTensor, describe, IndexArray, IndexType, numel, TensorResult, TensorLike,
 } from './tensor.js';
 
 /**
@@ -116,7 +116,7 @@ function formatCode(fn: string, name: string, value: unknown): number {
  * @returns indices of the same shape in format `to`
  */
 export function convertIndices(indices: TensorLike<IndexArray>,
-                               options: ConvertIndicesOptions): Tensor<IndexArray> {
+                               options: ConvertIndicesOptions): TensorResult<IndexArray> {
   const fn = 'convertIndices';
   const m = wasm(fn);
   const it = checkTensor(fn, 'indices', indices, 'index');
@@ -139,14 +139,17 @@ export function convertIndices(indices: TensorLike<IndexArray>,
   const rt = runtimeOf(m);
   const block = new HeapBlock(rt, fn, [it.data.byteLength, n * toType.bytes]);
   try {
-    (block.view(0, it.type.dtype, it.data.length) as { set(a: IndexArray): void }).set(it.data);
+    (block.view(0, it.type.dtype, it.data.length) as { set(a: typeof it.data): void }).set(it.data);
     rt.writeGeometry(plainGeometry(dims, layout));
     rt.writeShape('shapeA', inputShape);
     rt.writeShape('shapeB', it.shape);
     const [ps, pd] = block.ptrs;
     rt.check(m.convertIndices(rt.block, from, rt.codes[it.type.dtype], ps,
                               to, rt.codes[toType.dtype], pd));
-    return { data: toType.copy(block.view(1, toType.dtype, n)) as IndexArray, shape: it.shape };
+    return {
+      data: toType.copy(block.view(1, toType.dtype, n)) as IndexArray, shape: it.shape,
+      dtype: toType.dtype as IndexType,
+    };
   } finally {
     block.free();
   }

@@ -9,7 +9,7 @@ import {
 } from './ops-adaptive.js';
 import type { MaxPoolResult } from './ops.js';
 import type { FloatInput, IndexInput } from './resident.js';
-import type { FloatArray, IndexArray, IndexType, Size, Tensor } from './tensor.js';
+import type { FloatArray, IndexArray, IndexType, Size, TensorResult } from './tensor.js';
 
 /** An adaptive pool's output size: a number, or one entry per dim (null: the input's size). */
 export type AdaptiveOutputSize = number | readonly (number | null)[];
@@ -52,9 +52,9 @@ abstract class AdaptiveMaxPoolNd {
 
   /** Gradient of forward() w.r.t. its input (scatter-add), shape `inputShape`. */
   backward<T extends FloatArray>(gradOutput: FloatInput<T>, indices: IndexInput,
-                                 inputShape: readonly number[]): Tensor<T> {
+                                 inputShape: readonly number[]): TensorResult<T> {
     return adaptiveMaxPoolBackwardNd(this.dims, gradOutput, indices,
-                                     { inputShape, layout: this.layout }) as Tensor<T>;
+                                     { inputShape, layout: this.layout }) as TensorResult<T>;
   }
 }
 
@@ -87,8 +87,8 @@ abstract class FractionalMaxPoolNd {
 
   /** Gradient of forward() w.r.t. its input (scatter-add), shape `inputShape`. */
   backward<T extends FloatArray>(gradOutput: FloatInput<T>, indices: IndexInput,
-                                 inputShape: readonly number[]): Tensor<T> {
-    return fractionalMaxPoolBackwardNd(this.dims, gradOutput, indices, { inputShape }) as Tensor<T>;
+                                 inputShape: readonly number[]): TensorResult<T> {
+    return fractionalMaxPoolBackwardNd(this.dims, gradOutput, indices, { inputShape }) as TensorResult<T>;
   }
 }
 

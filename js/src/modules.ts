@@ -7,7 +7,7 @@ import {
 import type { Layout } from './layout.js';
 import { describe } from './tensor.js';
 import type { FloatInput, IndexInput } from './resident.js';
-import type { FloatArray, IndexArray, IndexType, Size, Tensor } from './tensor.js';
+import type { FloatArray, IndexArray, IndexType, Size, TensorResult } from './tensor.js';
 
 // The options argument must be an object (its values are checked by forward():
 // only a missing value takes the default, a null is refused there, as in the
@@ -69,9 +69,9 @@ abstract class MaxPoolNd {
 
   /** Gradient of forward() w.r.t. its input (scatter-add), geometry checked. */
   backward<T extends FloatArray>(gradOutput: FloatInput<T>, indices: IndexInput,
-                                 inputShape: readonly number[]): Tensor<T> {
+                                 inputShape: readonly number[]): TensorResult<T> {
     return maxPoolBackwardNd(this.dims, gradOutput, indices,
-                             { ...this.geometry(), inputShape }) as Tensor<T>;
+                             { ...this.geometry(), inputShape }) as TensorResult<T>;
   }
 
   private geometry() {
@@ -102,7 +102,7 @@ abstract class MaxUnpoolNd {
    * preceded by N and C as in PyTorch (e.g. a previous input's shape).
    */
   forward<T extends FloatArray>(x: FloatInput<T>, indices: IndexInput,
-                                outputSize?: readonly number[] | null): Tensor<T> {
+                                outputSize?: readonly number[] | null): TensorResult<T> {
     // The functions' kernel-free form is not a module's: a module has a kernel.
     if (this.kernelSize === undefined) {
       throw new TypeError(`maxUnpool${this.dims}d: kernelSize is required`);
@@ -110,13 +110,13 @@ abstract class MaxUnpoolNd {
     return maxUnpoolNd(this.dims, x, indices, {
       kernelSize: this.kernelSize, stride: this.stride, padding: this.padding, outputSize,
       layout: this.layout,
-    }) as Tensor<T>;
+    }) as TensorResult<T>;
   }
 
   /** Gradient of forward() w.r.t. `x` (a gather); shape of `indices`. */
   backward<T extends FloatArray>(gradOutput: FloatInput<T>,
-                                 indices: IndexInput): Tensor<T> {
-    return maxUnpoolBackwardNd(this.dims, gradOutput, indices, { layout: this.layout }) as Tensor<T>;
+                                 indices: IndexInput): TensorResult<T> {
+    return maxUnpoolBackwardNd(this.dims, gradOutput, indices, { layout: this.layout }) as TensorResult<T>;
   }
 }
 

@@ -3,6 +3,7 @@
 // the geometry and shapes into the parameter block (see the comment above
 // plan_call in cpp/bindings/bindings.cc), and let the engine run them.
 import { checkInput, Input } from './call.js';
+import { DTYPES, namesOf } from './dtypes.js';
 import { runtimeOf } from './heap.js';
 import { layoutCode } from './layout.js';
 import { wasm } from './loader.js';
@@ -13,10 +14,10 @@ import {
 } from './options-adaptive.js';
 import { indexTypeOf, plainGeometry, poolOut, resultMode } from './options.js';
 import {
-  backwardInputs, float, MaxPoolResult, ResidentMaxPoolResult, run, sameShape,
+  backwardInputs, float, indexOutput, MaxPoolResult, ResidentMaxPoolResult, run, sameShape,
 } from './ops.js';
 import type { WasmTensor } from './resident.js';
-import { checkShape, FloatArray, Tensor } from './tensor.js';
+import { checkShape, FloatArray, TensorResult } from './tensor.js';
 
 export type {
   AdaptiveMaxPoolBackwardOptions, AdaptiveMaxPoolOptions, FractionalMaxPoolBackwardOptions,
@@ -24,7 +25,7 @@ export type {
 } from './options-adaptive.js';
 
 type PoolResult = MaxPoolResult | ResidentMaxPoolResult;
-type Result = Tensor<FloatArray> | WasmTensor<FloatArray>;
+type Result = TensorResult<FloatArray> | WasmTensor<FloatArray>;
 
 export function adaptiveMaxPoolNd(dims: number, x: unknown,
                                   options: AdaptiveMaxPoolOptions): PoolResult {
@@ -38,10 +39,20 @@ export function adaptiveMaxPoolNd(dims: number, x: unknown,
   const [outY, outI] = poolOut(fn, mode.out);
   const [output, indices] = run(runtimeOf(m), fn, 'adaptiveMaxPool', g, xi.shape, [], xi.dtype,
                                 indexType, [xi],
-                                [{ dtype: xi.dtype, name: 'out.output', out: outY, shape: undefined },
-                                  { dtype: indexType, name: 'out.indices', out: outI, shape: undefined }],
+                                [float(xi, outY, undefined, 'out.output'), indexOutput(indexType, outI)],
                                 mode.resident);
   return { output, indices } as PoolResult;
+}
+
+/**
+ * Fractional pooling and its gradient take the value dtypes the table marks
+ * (float32 and float64: issue 17), as a TypeError says for any other.
+ */
+function fractionalValues(fn: string, name: string, i: Input): void {
+  if (!DTYPES[i.dtype].fractional) {
+    throw new TypeError(`${fn}: ${name} holds ${i.dtype} values; fractional pooling takes ` +
+        `${namesOf('float', (t) => t.fractional)} only`);
+  }
 }
 
 /** The random samples of a fractional pool: given (x's dtype), or drawn. */
@@ -62,6 +73,7 @@ export function fractionalMaxPoolNd(dims: number, x: unknown,
   const fn = `fractionalMaxPool${dims}d`;
   const m = wasm(fn);
   const xi = checkInput(fn, 'x', x, 'float');
+  fractionalValues(fn, 'x', xi);
   checkOptions(fn, options, 'kernelSize');
   const indexType = indexTypeOf(fn, options.indexType);
   const g = fractionalGeometry(fn, dims, options);
@@ -70,8 +82,7 @@ export function fractionalMaxPoolNd(dims: number, x: unknown,
   const si = samplesOf(fn, dims, xi, options.randomSamples);
   const [output, indices] = run(runtimeOf(m), fn, 'fractionalMaxPool', g, xi.shape, si.shape,
                                 xi.dtype, indexType, [xi, si],
-                                [{ dtype: xi.dtype, name: 'out.output', out: outY, shape: undefined },
-                                  { dtype: indexType, name: 'out.indices', out: outI, shape: undefined }],
+                                [float(xi, outY, undefined, 'out.output'), indexOutput(indexType, outI)],
                                 mode.resident);
   return { output, indices } as PoolResult;
 }
@@ -93,7 +104,7 @@ export function adaptiveMaxPoolBackwardNd(dims: number, gradOutput: unknown, ind
   const mode = resultMode(fn, options);
   sameShape(fn, 'indices', ii.shape, 'gradOutput', gi.shape);
   const [r] = run(runtimeOf(m), fn, 'adaptiveMaxPoolBackward', g, inputShape, gi.shape, gi.dtype,
-                  ii.dtype, [gi, ii], [float(gi.dtype, mode.out, inputShape)], mode.resident, 1);
+                  ii.dtype, [gi, ii], [float(gi, mode.out, inputShape)], mode.resident, 1);
   return r as Result;
 }
 
@@ -102,13 +113,14 @@ export function fractionalMaxPoolBackwardNd(dims: number, gradOutput: unknown, i
   const fn = `fractionalMaxPool${dims}dBackward`;
   const m = wasm(fn);
   const [gi, ii] = backwardInputs(fn, gradOutput, indices);
+  fractionalValues(fn, 'gradOutput', gi);
   const inputShape = inputShapeOf(fn, options);
   channelsFirstOnly(fn, dims, (options as { layout?: unknown }).layout);
   const g = plainGeometry(dims, 0);
   const mode = resultMode(fn, options);
   sameShape(fn, 'indices', ii.shape, 'gradOutput', gi.shape);
   const [r] = run(runtimeOf(m), fn, 'fractionalMaxPoolBackward', g, inputShape, gi.shape,
-                  gi.dtype, ii.dtype, [gi, ii], [float(gi.dtype, mode.out, inputShape)],
+                  gi.dtype, ii.dtype, [gi, ii], [float(gi, mode.out, inputShape)],
                   mode.resident, 1);
   return r as Result;
 }

@@ -2,7 +2,7 @@
 // range. Each: check what only JS can check (options.ts), write the geometry
 // and shapes into the parameter block, describe inputs and outputs, and let
 // the engine run it.
-import { DType } from './dtypes.js';
+import { DType, DTYPES } from './dtypes.js';
 import { Call, checkInput, Input, OutputSpec } from './call.js';
 import { execute } from './engine.js';
 import { OpName, Runtime, runtimeOf } from './heap.js';
@@ -13,7 +13,7 @@ import {
   MaxUnpoolOptions, plainGeometry, poolGeometry, poolOut, resultMode, unpoolGeometry,
 } from './options.js';
 import type { WasmTensor } from './resident.js';
-import { checkShape, describe, FloatArray, IndexArray, Tensor } from './tensor.js';
+import { checkShape, describe, FloatArray, IndexArray, TensorResult } from './tensor.js';
 
 export type {
   MaxPoolBackwardOptions, MaxPoolOptions, MaxUnpoolBackwardOptions, MaxUnpoolOptions,
@@ -21,8 +21,8 @@ export type {
 
 /** The result of max pooling. */
 export interface MaxPoolResult<T extends FloatArray = FloatArray, I extends IndexArray = IndexArray> {
-  output: Tensor<T>;
-  indices: Tensor<I>;
+  output: TensorResult<T>;
+  indices: TensorResult<I>;
 }
 
 /** The result of max pooling with `resident: true`. */
@@ -61,7 +61,7 @@ export function sameShape(fn: string, a: string, sa: readonly number[], b: strin
  */
 export function run(rt: Runtime, fn: string, op: OpName, g: Geometry, shapeA: readonly number[],
              shapeB: readonly number[], dtype: DType, indexType: DType, inputs: Input[],
-             outputs: OutputSpec[], resident: boolean, checkFirst = -1): (Tensor | WasmTensor)[] {
+             outputs: OutputSpec[], resident: boolean, checkFirst = -1): (TensorResult | WasmTensor)[] {
   rt.writeGeometry(g);
   rt.writeShape('shapeA', shapeA);
   rt.writeShape('shapeB', shapeB);
@@ -72,8 +72,13 @@ export function run(rt: Runtime, fn: string, op: OpName, g: Geometry, shapeA: re
   return execute(rt, c);
 }
 
-export const float = (dtype: DType, out: unknown, shape?: number[]): OutputSpec =>
-  ({ dtype, name: 'out', out, shape });
+/** A values result (`out` named 'out'): of the dtype and array class of input `like`. */
+export const float = (like: Input, out: unknown, shape?: number[], name = 'out'): OutputSpec =>
+  ({ dtype: like.dtype, cls: like.cls, name, out, shape });
+
+/** An indices result ('out.indices'), of the index dtype's class. */
+export const indexOutput = (indexType: DType, out: unknown): OutputSpec =>
+  ({ dtype: indexType, cls: DTYPES[indexType].classes[0], name: 'out.indices', out, shape: undefined });
 
 export function maxPoolNd(dims: number, x: unknown,
                           options: MaxPoolOptions): MaxPoolResult | ResidentMaxPoolResult {
@@ -88,14 +93,13 @@ export function maxPoolNd(dims: number, x: unknown,
   const mode = resultMode(fn, options);
   const [outY, outI] = poolOut(fn, mode.out);
   const [output, indices] = run(runtimeOf(m), fn, 'maxPool', g, xi.shape, [], xi.dtype, indexType,
-                                [xi], [{ dtype: xi.dtype, name: 'out.output', out: outY, shape: undefined },
-                                  { dtype: indexType, name: 'out.indices', out: outI, shape: undefined }],
+                                [xi], [float(xi, outY, undefined, 'out.output'), indexOutput(indexType, outI)],
                                 mode.resident);
   return { output, indices } as MaxPoolResult | ResidentMaxPoolResult;
 }
 
 export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
-                            options: MaxUnpoolOptions): Tensor<FloatArray> | WasmTensor<FloatArray> {
+                            options: MaxUnpoolOptions): TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxUnpool${dims}d`;
   const m = wasm(fn);
   const xi = checkInput(fn, 'x', x, 'float');
@@ -107,8 +111,8 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
   // Streamed into `out`, every index (input 1) is checked before the first
   // range is written.
   const [y] = run(runtimeOf(m), fn, 'maxUnpool', g, xi.shape, [], xi.dtype, ii.dtype, [xi, ii],
-                  [float(xi.dtype, mode.out)], mode.resident, 1);
-  return y as Tensor<FloatArray> | WasmTensor<FloatArray>;
+                  [float(xi, mode.out)], mode.resident, 1);
+  return y as TensorResult<FloatArray> | WasmTensor<FloatArray>;
 }
 
 export function maxUnpoolOutputRangeNd(dims: number, inputShape: unknown,
@@ -136,7 +140,7 @@ export function backwardInputs(fn: string, gradOutput: unknown, indices: unknown
 }
 
 export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
-                                  options: MaxPoolBackwardOptions): Tensor<FloatArray> | WasmTensor<FloatArray> {
+                                  options: MaxPoolBackwardOptions): TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxPool${dims}dBackward`;
   const m = wasm(fn);
   const [gi, ii] = backwardInputs(fn, gradOutput, indices);
@@ -149,13 +153,13 @@ export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: un
   const mode = resultMode(fn, options);
   sameShape(fn, 'indices', ii.shape, 'gradOutput', gi.shape);
   const [r] = run(runtimeOf(m), fn, 'maxPoolBackward', g, inputShape, gi.shape, gi.dtype, ii.dtype,
-                  [gi, ii], [float(gi.dtype, mode.out, inputShape)], mode.resident, 1);
-  return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
+                  [gi, ii], [float(gi, mode.out, inputShape)], mode.resident, 1);
+  return r as TensorResult<FloatArray> | WasmTensor<FloatArray>;
 }
 
 export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
                                     options?: MaxUnpoolBackwardOptions):
-    Tensor<FloatArray> | WasmTensor<FloatArray> {
+    TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxUnpool${dims}dBackward`;
   const m = wasm(fn);
   const [gi, ii] = backwardInputs(fn, gradOutput, indices);
@@ -165,6 +169,6 @@ export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: 
   const g = plainGeometry(dims, layoutCode(fn, dims, options?.layout));
   const mode = resultMode(fn, options);
   const [r] = run(runtimeOf(m), fn, 'maxUnpoolBackward', g, gi.shape, ii.shape, gi.dtype, ii.dtype,
-                  [gi, ii], [float(gi.dtype, mode.out, ii.shape)], mode.resident, 1);
-  return r as Tensor<FloatArray> | WasmTensor<FloatArray>;
+                  [gi, ii], [float(gi, mode.out, ii.shape)], mode.resident, 1);
+  return r as TensorResult<FloatArray> | WasmTensor<FloatArray>;
 }

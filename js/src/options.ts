@@ -2,10 +2,12 @@
 // integer-ness, lengths); geometry itself is checked by the core. Every op's
 // geometry becomes one Geometry record, which heap.ts writes into the
 // parameter block whole (fields an op does not use at their defaults).
-import { DType, DTYPES, FloatArray, IndexArray, TensorData } from './dtypes.js';
+import {
+  ArrayClass, classOfTag, DType, DTYPES, FloatArray, IndexArray, StorageArray, TensorData,
+} from './dtypes.js';
 import { Layout, layoutCode } from './layout.js';
 import type { IndexType } from './tensor.js';
-import { checkInteger, describe, MAX_RANK } from './tensor.js';
+import { checkInteger, classTagOf, describe, MAX_RANK, storageView, withArticle } from './tensor.js';
 
 /** Pool geometry as the user gives it. */
 export interface PoolGeometry {
@@ -284,23 +286,38 @@ export function poolOut(fn: string, out: unknown): [unknown, unknown] {
   return [output, indices];
 }
 
-const TAG = Object.getOwnPropertyDescriptor(
-    Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get!;
+/**
+ * A caller's `out` array, checked: results are copied into `array`, a view
+ * of its memory in the dtype's storage class (the array itself when it is
+ * of that class), and `user` is returned.
+ */
+export interface OutSink {
+  kind: 'out';
+  array: StorageArray;
+  user: TensorData;
+}
+
 const LENGTH = Object.getOwnPropertyDescriptor(
     Object.getPrototypeOf(Int8Array.prototype) as object, 'length')!.get!;
 
-/** Checks a caller-supplied `out` array: its type must be `dtype`'s and its length `n`. */
-export function checkOut(fn: string, name: string, value: unknown, dtype: DType,
-                         n: number): TensorData {
-  const tag = ArrayBuffer.isView(value) ? TAG.call(value) as string | undefined : undefined;
-  const want = DTYPES[dtype].tag;
-  if (tag !== want) {
-    throw new TypeError(`${fn}: ${name} must be a ${want} (the result's type), ` +
-        `got ${describe(value)}`);
+/**
+ * Checks a caller-supplied `out` array: of class `cls` (the result's, which
+ * is that of the input's data) and of length `n`. A Float16Array's bits are
+ * then copied through a Uint16Array view, never converted.
+ */
+export function checkOut(fn: string, name: string, value: unknown, dtype: DType, cls: ArrayClass,
+                         n: number): OutSink {
+  const type = DTYPES[dtype];
+  if (classTagOf(value) !== cls.tag) {
+    // A Uint16Array holds either 16-bit dtype: the message says which.
+    const of = classOfTag(cls.tag)?.implied === undefined ? ` of ${dtype}` : '';
+    throw new TypeError(`${fn}: ${name} must be ${withArticle(cls.tag)}${of} (the result's ` +
+        `type), got ${describe(value)}`);
   }
-  const length = LENGTH.call(value) as number;
+  const array = cls.tag === type.tag ? value as StorageArray : storageView(fn, name, value, type);
+  const length = LENGTH.call(array) as number;
   if (length !== n) {
     throw new RangeError(`${fn}: ${name} has length ${length}; the result has ${n} elements`);
   }
-  return value as TensorData;
+  return { kind: 'out', array, user: value as TensorData };
 }

@@ -6,19 +6,16 @@
 // its block until dispose(); after that every use throws, so freed memory is
 // never read.
 import type { UnpoolWasmModule } from './unpool.mjs';
-import { DType, DTYPES, dtypeOfTag } from './dtypes.js';
+import {
+  ArrayClass, classOfTag, DType, DTypeOf, DTYPES, FloatArray, IndexArray, StorageArray, TensorData,
+} from './dtypes.js';
 import { heapMalloc } from './heap.js';
 import { wasm } from './loader.js';
 import {
-  checkTensor, describe, FloatArray, IndexArray, numel, Tensor, TensorData, TensorLike, UnpoolError,
+  checkTensor, classTagOf, describe, numel, TensorLike, TensorResult, UnpoolError,
 } from './tensor.js';
 
-export type { DType } from './dtypes.js';
-
-/** The DType of a typed array type. */
-export type DTypeOf<T extends TensorData> =
-    T extends Float32Array ? 'float32' : T extends Float64Array ? 'float64' :
-    T extends Int32Array ? 'int32' : T extends BigInt64Array ? 'int64' : DType;
+export type { DType, DTypeOf } from './dtypes.js';
 
 /** Only this module may construct WasmTensors. */
 const TOKEN = Symbol('WasmTensor');
@@ -30,6 +27,9 @@ const TOKEN = Symbol('WasmTensor');
  * would let a call read, or dispose() free, any address in the module.
  */
 const ADDRESSES = new WeakMap<object, number>();
+
+/** The array class of each WasmTensor's data, as it was given (results come back in it). */
+const CLASSES = new WeakMap<object, ArrayClass>();
 
 /**
  * A tensor in the module's memory: the `resident: true` result of every op,
@@ -53,12 +53,13 @@ export class WasmTensor<T extends TensorData = TensorData> {
 
   /** @internal Use uploadTensor() or an op's `resident: true`. */
   constructor(token: symbol, module: UnpoolWasmModule, address: number, dtype: DType,
-              shape: readonly number[]) {
+              shape: readonly number[], cls: ArrayClass) {
     if (token !== TOKEN) {
       throw new TypeError('WasmTensor: use uploadTensor() or an op with resident: true');
     }
     this.module = module;
     ADDRESSES.set(this, address);
+    CLASSES.set(this, cls);
     this.dtype = dtype as DTypeOf<T>;
     this.shape = Object.freeze(shape.slice());
     this.size = numel(shape);
@@ -75,14 +76,17 @@ export class WasmTensor<T extends TensorData = TensorData> {
     return !ADDRESSES.get(this) ? 0 : this.size * DTYPES[this.dtype].bytes;
   }
 
-  /** A copy of the data as a fresh typed array (Float32Array for 'float32', ...). */
+  /**
+   * A copy of the data as a fresh typed array of the class it was given in
+   * (Float32Array for 'float32'; Float16Array or Uint16Array for 'float16').
+   */
   toArray(): T {
-    return DTYPES[this.dtype].copy(this.view('toArray')) as T;
+    return CLASSES.get(this)!.wrap(DTYPES[this.dtype].copy(this.view('toArray'))) as T;
   }
 
-  /** A copy as a plain `{ data, shape }` tensor. */
-  read(): Tensor<T> {
-    return { data: this.toArray(), shape: this.shape.slice() };
+  /** A copy as a plain `{ data, shape, dtype }` tensor. */
+  read(): TensorResult<T> {
+    return { data: this.toArray(), shape: this.shape.slice(), dtype: this.dtype };
   }
 
   /** Frees the module memory. Idempotent; every later use throws. */
@@ -93,13 +97,18 @@ export class WasmTensor<T extends TensorData = TensorData> {
     ADDRESSES.set(this, 0);
   }
 
-  private view(what: string): T {
+  private view(what: string): StorageArray {
     const address = ADDRESSES.get(this);
     if (!address) {
       throw new Error(`WasmTensor.${what}: the tensor was disposed`);
     }
-    return DTYPES[this.dtype].view(this.module.HEAPU8.buffer, address, this.size) as T;
+    return DTYPES[this.dtype].view(this.module.HEAPU8.buffer, address, this.size);
   }
+}
+
+/** The array class of a WasmTensor's data (of a genuine one: see addressOf). */
+export function classOf(t: WasmTensor): ArrayClass {
+  return CLASSES.get(t)!;
 }
 
 /** A value-tensor argument that may be resident. */
@@ -112,14 +121,14 @@ export type IndexInput<I extends IndexArray = IndexArray> = TensorLike<I> | Wasm
  * ('out_of_memory') when the module cannot allocate it.
  */
 export function allocTensor(m: UnpoolWasmModule, fn: string, dtype: DType,
-                            shape: readonly number[]): WasmTensor {
+                            shape: readonly number[], cls: ArrayClass): WasmTensor {
   const bytes = numel(shape) * DTYPES[dtype].bytes;
   const address = heapMalloc(m, bytes);
   if (address === 0) {
     throw new UnpoolError(`${fn}: the WebAssembly module cannot allocate ${bytes} bytes ` +
         `for a resident tensor (its heap is limited to 4 GiB)`, 'out_of_memory');
   }
-  return new WasmTensor(TOKEN, m, address, dtype, shape);
+  return new WasmTensor(TOKEN, m, address, dtype, shape, cls);
 }
 
 /** The heap address of a live resident tensor (an error naming `fn` once disposed). */
@@ -147,13 +156,13 @@ export function uploadTensor<T extends TensorData>(t: TensorLike<T>): WasmTensor
   if (t === null || typeof t !== 'object') {
     throw new TypeError(`${fn}: t must be a tensor { data, shape }, got ${describe(t)}`);
   }
-  const tag = /^\[object (\w+)\]$/.exec(
-      Object.prototype.toString.call((t as { data?: unknown }).data))?.[1];
-  const checked = checkTensor(fn, 't', t, dtypeOfTag(tag)?.kind === 'float' ? 'float' : 'index');
+  const kind = classOfTag(classTagOf((t as { data?: unknown }).data))?.kind === 'float'
+    ? 'float' : 'index';
+  const checked = checkTensor(fn, 't', t, kind);
   const type = checked.type;
-  const r = allocTensor(m, fn, type.dtype, checked.shape);
+  const r = allocTensor(m, fn, type.dtype, checked.shape, checked.cls);
   const address = addressOf(fn, 't', r);
-  (type.view(m.HEAPU8.buffer, address, checked.data.length) as { set(a: TensorData): void })
+  (type.view(m.HEAPU8.buffer, address, checked.data.length) as { set(a: StorageArray): void })
       .set(checked.data);
   return r as WasmTensor<T>;
 }

@@ -5,11 +5,11 @@
 // copied out while still in cache. Copying whole tensors in, running once
 // and copying out would move every byte through memory three times
 // (bench/RESULTS.md has the measurements).
-import { DType, DTYPES, TensorData } from './dtypes.js';
+import { DType, DTYPES, StorageArray } from './dtypes.js';
 import type { Call, Output } from './call.js';
 import { HeapBlock, Runtime } from './heap.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
-import type { Tensor } from './tensor.js';
+import type { TensorResult } from './tensor.js';
 
 
 /** Host bytes (inputs and outputs) of one range of planes. */
@@ -33,7 +33,7 @@ const allocUnsafeSlow = (globalThis as { Buffer?: { allocUnsafeSlow?: unknown } 
  * is not zeroed first: a multi-MB result would otherwise be written twice
  * (glibc's calloc clears recycled memory). Its buffer is its own, of exactly its size.
  */
-function freshArray(dtype: DType, n: number): TensorData {
+function freshArray(dtype: DType, n: number): StorageArray {
   const type = DTYPES[dtype];
   const bytes = n * type.bytes;
   // Node 20's Buffers hold at most 2^32 bytes; a larger result is zeroed.
@@ -54,7 +54,7 @@ function freshArray(dtype: DType, n: number): TensorData {
  * before the first range; the other host inputs go in range by range.
  */
 export function streamed(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
-    (Tensor | WasmTensor)[] | undefined {
+    (TensorResult | WasmTensor)[] | undefined {
   const { fn, inputs, dims } = c;
   const nIn = inputs.length;
   const x = inputs[0].shape;
@@ -80,7 +80,8 @@ export function streamed(rt: Runtime, c: Call, outputs: readonly Output[], plan:
     const targets = outputs.map((o, k) => (o.sink.kind === 'out' ? o.sink.array
       : o.sink.kind === 'fresh' ? freshArray(o.dtype, planes * perOut[k]) : undefined));
     for (const o of outputs) {
-      resident.push(o.sink.kind === 'resident' ? allocTensor(rt.m, fn, o.dtype, o.shape) : undefined);
+      resident.push(o.sink.kind === 'resident'
+        ? allocTensor(rt.m, fn, o.dtype, o.shape, o.cls) : undefined);
     }
     block = new HeapBlock(rt, fn, sizes);
     const b0 = block;
@@ -97,7 +98,7 @@ export function streamed(rt: Runtime, c: Call, outputs: readonly Output[], plan:
     if (whole >= 0) {
       const i = inputs[whole];
       if (i.address === 0) {
-        (block.view(whole, i.dtype, i.data!.length) as { set(a: TensorData): void }).set(i.data!);
+        (block.view(whole, i.dtype, i.data!.length) as { set(a: StorageArray): void }).set(i.data!);
       }
       rt.check(rt.m.checkIndices(plan, addressAt(whole, 0)));
     }
@@ -107,7 +108,7 @@ export function streamed(rt: Runtime, c: Call, outputs: readonly Output[], plan:
         const i = inputs[k];
         if (i.address !== 0 || k === whole) continue;
         const per = perIn[k] / DTYPES[i.dtype].bytes;
-        (block.view(k, i.dtype, (e - b) * per) as { set(a: TensorData): void })
+        (block.view(k, i.dtype, (e - b) * per) as { set(a: StorageArray): void })
             .set(i.data!.subarray(b * per, e * per));
       }
       rt.check(rt.m.runPlan(plan, addressAt(0, b), addressAt(1, b), addressAt(2, b),
@@ -115,11 +116,14 @@ export function streamed(rt: Runtime, c: Call, outputs: readonly Output[], plan:
       for (let k = 0; k < outputs.length; ++k) {
         const t = targets[k];
         if (t === undefined) continue;
-        (t as { set(a: TensorData, offset: number): void })
+        (t as { set(a: StorageArray, offset: number): void })
             .set(block.view(nIn + k, outputs[k].dtype, (e - b) * perOut[k]), b * perOut[k]);
       }
     }
-    const results = outputs.map((o, k) => resident[k] ?? { data: targets[k]!, shape: o.shape });
+    const results = outputs.map((o, k) => resident[k] ?? {
+      data: o.sink.kind === 'out' ? o.sink.user : o.cls.wrap(targets[k]!), shape: o.shape,
+      dtype: o.dtype,
+    });
     resident.length = 0;  // handed over
     return results;
   } finally {

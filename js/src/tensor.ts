@@ -1,29 +1,44 @@
 // Tensor types and the checks that only JavaScript can make: array kinds,
 // integer-ness of sizes, data length against shape. Everything about
 // geometry (ranks, kernel >= 1, index ranges, ...) is checked in C++.
-import { dtypeOfTag, DTypeInfo, FloatArray, IndexArray, Kind, tagsOf, TensorData } from './dtypes.js';
+import {
+  ArrayClass, classOfTag, DType, DTypeInfo, DTypeOf, dtypeNamed, dtypesOf, Kind, listed,
+  StorageArray, tagsOf, TensorData,
+} from './dtypes.js';
 
-export type { FloatArray, IndexArray, TensorData } from './dtypes.js';
+export type {
+  DType, DTypeOf, Float16ArrayLike, Float16ArrayShape, FloatArray, IndexArray, IndexType,
+  TensorData, ValueDType,
+} from './dtypes.js';
 
-/** A dense row-major tensor: NC + spatial dims, or C + spatial (unbatched). */
+/**
+ * A dense row-major tensor: NC + spatial dims, or C + spatial (unbatched).
+ * `dtype` may be left out of a tensor the caller writes, except for a
+ * Uint16Array of 16-bit float bits; every result sets it ({@link TensorResult}).
+ */
 export interface Tensor<T extends TensorData = TensorData> {
   data: T;
   shape: number[];
+  dtype?: DTypeOf<T>;
+}
+
+/** A tensor as every function returns it: `data` of the class of the input's data, and its dtype. */
+export interface TensorResult<T extends TensorData = TensorData> extends Tensor<T> {
+  dtype: DTypeOf<T>;
 }
 
 /**
- * What the functions accept as a tensor: `{ data, shape }`, or `{ data, dims }`
- * as ONNX Runtime Web tensors have it. `data` may be a subarray view.
+ * What the functions accept as a tensor: `{ data, shape, dtype? }`, or
+ * `{ data, dims, type? }` as ONNX Runtime Web tensors have it. `data` may be
+ * a subarray view. `dtype` (`type`) may be left out except for a Uint16Array
+ * of 16-bit float bits ('float16' or 'bfloat16'); given, it must fit `data`.
  */
 export type TensorLike<T extends TensorData = TensorData> =
-    | { data: T; shape: readonly number[] }
-    | { data: T; dims: readonly number[] };
+    | { data: T; shape: readonly number[]; dtype?: DType }
+    | { data: T; dims: readonly number[]; type?: string };
 
 /** A size argument: one number for every spatial dim, or one per dim. */
 export type Size = number | readonly number[];
-
-/** Name of the index dtype. */
-export type IndexType = 'int32' | 'int64';
 
 /**
  * The error thrown when the WebAssembly core rejects an argument. It is a
@@ -126,36 +141,83 @@ const typedArrayBuffer = intrinsicGetter('buffer');
 const typedArrayByteOffset = intrinsicGetter('byteOffset');
 const typedArrayLength = intrinsicGetter('length');
 
-/** The dtype of a genuine typed array of an accepted type, else undefined. */
-function arrayTypeOf(data: unknown): DTypeInfo | undefined {
-  return dtypeOfTag(typedArrayName.call(data));
+/** The class name of a genuine typed array (its internal slot), else undefined. */
+export function classTagOf(data: unknown): string | undefined {
+  return typedArrayName.call(data) as string | undefined;
 }
 
 /**
- * A fresh view of this realm's own type on the same memory as `data` (a
- * genuine typed array of type `type`). Throws a TypeError when its
- * ArrayBuffer is detached.
+ * A fresh view of this realm's storage class of `type` on the same memory
+ * as `data` (a genuine typed array of a class that holds `type`): for a
+ * Float16Array, a Uint16Array of its bits. Throws a TypeError naming
+ * `what` when its ArrayBuffer is detached.
  */
-function canonicalView(fn: string, name: string, data: unknown, type: DTypeInfo): TensorData {
+export function storageView(fn: string, what: string, data: unknown, type: DTypeInfo): StorageArray {
   const buffer = typedArrayBuffer.call(data) as ArrayBuffer;  // or a SharedArrayBuffer
   const offset = typedArrayByteOffset.call(data) as number;
   const length = typedArrayLength.call(data) as number;
   try {
     return type.view(buffer, offset, length);
   } catch {
-    throw new TypeError(`${fn}: ${name}.data is a view of a detached ArrayBuffer`);
+    throw new TypeError(`${fn}: ${what} is a view of a detached ArrayBuffer`);
   }
 }
 
-const withArticle = (s: string) => `${/^[AEIOU]/.test(s) ? 'an' : 'a'} ${s}`;
+/** 'a Float32Array', 'an Int32Array', 'a Uint16Array'. */
+export const withArticle = (s: string) => `${/^(?:[AEIO]|U(?!i))/.test(s) ? 'an' : 'a'} ${s}`;
 const KIND_NAMES: Record<Kind, string> = {
   float: withArticle(tagsOf('float')),
   index: withArticle(tagsOf('index')),
 };
+const KIND_DTYPES: Record<Kind, string> = {
+  float: `a value dtype; expected ${listed(dtypesOf('float').map((t) => `'${t.dtype}'`))}`,
+  index: `an index dtype; expected ${listed(dtypesOf('index').map((t) => `'${t.dtype}'`))}`,
+};
 
-/** A checked tensor argument: a canonical view of its data, its shape, and its type. */
-export interface CheckedTensor<T extends TensorData = TensorData> extends Tensor<T> {
+/**
+ * A checked tensor argument: a view of its data in the storage class of its
+ * dtype, its shape, its dtype and the class of its data.
+ */
+export interface CheckedTensor {
+  data: StorageArray;
+  shape: number[];
   type: DTypeInfo;
+  cls: ArrayClass;
+}
+
+/**
+ * The dtype of a tensor argument whose data's class holds the dtypes
+ * `holds`: its `dtype` (or, in an ONNX Runtime tensor `{ data, dims, type }`,
+ * its `type`) when given, which must be one of them; else the one the class
+ * implies (none for a Uint16Array: float16 or bfloat16 bits).
+ */
+function dtypeOf(fn: string, name: string, value: object, ort: boolean, data: unknown,
+                 kind: Kind, implied: DTypeInfo | undefined,
+                 holds: readonly DTypeInfo[]): DTypeInfo {
+  const v = value as { dtype?: unknown; type?: unknown };
+  let field = 'dtype';
+  let given = v.dtype;
+  if (given === undefined && ort) {
+    field = 'type';
+    given = v.type;
+  }
+  if (given === undefined) {
+    if (implied !== undefined) return implied;
+    const names = listed(holds.map((t) => `'${t.dtype}'`));
+    throw new TypeError(`${fn}: ${name}.data is ${withArticle(describe(data))} of raw 16-bit ` +
+        `floats; give ${name}.dtype ${names} to say which (an ONNX Runtime tensor ` +
+        `{ data, dims, type } says it with type)`);
+  }
+  const type = dtypeNamed(given, kind);
+  if (type === undefined) {
+    throw new TypeError(`${fn}: ${name}.${field}=${describe(given)} is not ${KIND_DTYPES[kind]}`);
+  }
+  if (!holds.includes(type)) {
+    throw new TypeError(`${fn}: ${name}.${field}=${describe(given)} does not fit ${name}.data, ` +
+        `${withArticle(describe(data))}: ${type.dtype} data is ` +
+        `${listed(type.classes.map((c) => withArticle(c.tag)))}`);
+  }
+  return type;
 }
 
 /**
@@ -178,21 +240,22 @@ function quickShape(value: unknown, length: number): number[] | undefined {
   return n === length ? shape : undefined;
 }
 
-/** Reads a tensor argument, checking its array kind and data length. */
-export function checkTensor<K extends Kind>(
-    fn: string, name: string, value: unknown, kind: K):
-    CheckedTensor<K extends 'float' ? FloatArray : IndexArray> {
+/**
+ * Reads a tensor argument, checking its array kind, dtype and data length.
+ */
+export function checkTensor(fn: string, name: string, value: unknown, kind: Kind): CheckedTensor {
   if (value === null || typeof value !== 'object') {
     throw new TypeError(`${fn}: ${name} must be a tensor { data, shape }, got ${describe(value)}`);
   }
   const { data } = value as { data?: unknown };
-  const type = arrayTypeOf(data);
-  if (type === undefined || type.kind !== kind) {
+  const c = classOfTag(classTagOf(data));
+  if (c === undefined || c.kind !== kind) {
     throw new TypeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
   }
-  const view = canonicalView(fn, name, data, type);
   const v = value as { shape?: unknown; dims?: unknown };
   const field = v.shape !== undefined ? 'shape' : v.dims !== undefined ? 'dims' : 'shape';
+  const type = dtypeOf(fn, name, value, field === 'dims', data, kind, c.implied, c.holds);
+  const view = storageView(fn, `${name}.data`, data, type);
   const length = view.length;
   let shape = quickShape(v[field], length);
   if (shape === undefined) {
@@ -202,6 +265,6 @@ export function checkTensor<K extends Kind>(
           `${describe(shape)} holds ${numel(shape)} elements`);
     }
   }
-  return { data: view as K extends 'float' ? FloatArray : IndexArray, shape, type };
+  return { data: view, shape, type, cls: c.cls };
 }
 

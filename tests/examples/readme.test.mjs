@@ -143,6 +143,12 @@ __assert.deepEqual(restored.shape, shape);
 __assert.deepEqual(restored.data, maxUnpool2d(p.output, p.indices, { kernelSize: 2 }).data);
 await session.release();`,
   },
+  "import { init, maxPool1d, maxPool1dBackward } from 'unpool';": {
+    epilogue: `
+__assert.ok(output.data instanceof Uint16Array && grad.data instanceof Uint16Array);
+__assert.equal(grad.dtype, 'float16');
+__assert.deepEqual(Array.from(indices.data), [1, 1, 2]);`,
+  },
   "import { init, adaptiveMaxPool2d, fractionalMaxPool2d } from 'unpool';": {
     epilogue: `
 __assert.deepEqual(a.output.shape, [2, 3, 4, 9]);

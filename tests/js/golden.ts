@@ -13,6 +13,8 @@ export interface GoldenTensor {
   shape: number[];
   dtype: string;
   data: Array<number | string>;
+  /** float16 / bfloat16 only: the values as their 16-bit patterns. */
+  bits?: number[];
 }
 
 export interface GoldenCase {
@@ -77,6 +79,44 @@ export function toTyped(t: GoldenTensor): Float32Array | Float64Array | Int32Arr
   }
 }
 
+/** Whether a tensor holds 16-bit floats. */
+export const isHalf = (t?: GoldenTensor) => t?.dtype === 'float16' || t?.dtype === 'bfloat16';
+
+/** The global Float16Array where the engine has it. */
+export const Float16 = (globalThis as {
+  Float16Array?: new (buffer: ArrayBufferLike) => ArrayLike<number> & ArrayBufferView;
+}).Float16Array;
+
+/**
+ * How a case's 16-bit values are handed to the API: as bits in a
+ * Uint16Array with the tensor's dtype, or (float16, where the engine has
+ * Float16Array) as a Float16Array, whose dtype is implied.
+ */
+export type Container = 'Uint16Array' | 'Float16Array';
+
+/** The containers a case runs with: none for float32/float64 values. */
+export function containersOf(c: GoldenCase): (Container | undefined)[] {
+  const x = c.inputs.x;
+  if (!isHalf(x)) return [undefined];
+  return x.dtype === 'float16' && Float16 !== undefined ? ['Uint16Array', 'Float16Array'] : ['Uint16Array'];
+}
+
+/** A values tensor as the API takes it: float16/bfloat16 in `container`. */
+export function toValues(t: GoldenTensor, container?: Container):
+    { data: ArrayLike<number>; shape: number[]; dtype?: string } {
+  if (!isHalf(t)) return { data: toTyped(t) as ArrayLike<number>, shape: t.shape };
+  const bits = Uint16Array.from(t.bits!);
+  if (container === 'Float16Array' && t.dtype === 'float16') {
+    return { data: new Float16!(bits.buffer), shape: t.shape };
+  }
+  return { data: bits, shape: t.shape, dtype: t.dtype };
+}
+
+/** The 16-bit patterns of a Uint16Array or Float16Array (the same memory, not converted). */
+export function bitsOf(a: ArrayBufferView): Uint16Array {
+  return new Uint16Array(a.buffer, a.byteOffset, a.byteLength / 2);
+}
+
 /** Indices of a case as the index type under test. */
 export function toIndices(t: GoldenTensor, type: 'int32' | 'int64'): Int32Array | BigInt64Array {
   return type === 'int64' ? BigInt64Array.from(t.data, (v) => BigInt(v as number))
@@ -96,11 +136,11 @@ const values = (p: Json | undefined): number[] =>
 export function expectation(c: GoldenCase): Expect {
   const op = parseOp(c.op);
   const x = c.inputs.x;
-  const half = (t?: GoldenTensor) => t?.dtype === 'float16' || t?.dtype === 'bfloat16';
-  if (half(x) || half(c.inputs.grad_output)) {
-    return { kind: 'skip', why: '16-bit values: not supported yet' };
+  if (op.kind === 'fractional' && isHalf(x)) {
+    // Fractional pooling takes float32 and float64 only (issue 17).
+    return { kind: 'error', type: 'TypeError' };
   }
-  const isFloat = (t?: GoldenTensor) => !t || t.dtype === 'float32' || t.dtype === 'float64';
+  const isFloat = (t?: GoldenTensor) => !t || t.dtype === 'float32' || t.dtype === 'float64' || isHalf(t);
   if (!isFloat(x) || !isFloat(c.inputs.grad_output)) {
     // Values in an integer array are a wrong array type in JS.
     return { kind: 'error', type: 'TypeError' };
@@ -119,10 +159,19 @@ export function expectation(c: GoldenCase): Expect {
         values(c.params.padding).some((v) => v < 0)) {
       return { kind: 'error', type: 'RangeError' };
     }
-    // Divergence: unbatched input accepts outputSize with dims + 1 entries.
+    // Divergence: unbatched input accepts outputSize with dims + 1 entries;
+    // its spatial entries must still lie in the unpool's range.
     const os = c.params.output_size;
     if (c.error_kind === 'output_size_length' && Array.isArray(os) &&
         os.length === op.dims + 1 && x.shape.length === op.dims + 1) {
+      const at = (p: Json | undefined, i: number, fallback: number) =>
+        (p === undefined || p === null ? fallback : Array.isArray(p) ? p[i] as number : p as number);
+      for (let i = 0; i < op.dims; ++i) {
+        const k = at(c.params.kernel_size, i, 1), st = at(c.params.stride, i, k);
+        const dflt = (x.shape[i + 1] - 1) * st + k - 2 * at(c.params.padding, i, 0);
+        const o = os[i + 1] as number;
+        if (o < Math.max(1, dflt - st + 1) || o > dflt + st - 1) return { kind: 'error', type: 'RangeError' };
+      }
       return { kind: 'succeed' };
     }
   }
@@ -143,9 +192,21 @@ export function size(p: Json | undefined): number | number[] | undefined {
   return Array.isArray(p) ? (p as number[]) : (p as number);
 }
 
-/** First element that differs under Object.is (NaN equals NaN, -0 is not +0), or ''. */
+/**
+ * First element that differs under Object.is (NaN equals NaN, -0 is not +0),
+ * or ''. 16-bit values compare their bits (any NaN equals any NaN).
+ */
 export function diffValues(got: ArrayLike<number>, want: GoldenTensor): string {
   if (got.length !== want.data.length) return `length ${got.length} != ${want.data.length}`;
+  if (isHalf(want)) {
+    const bits = bitsOf(got as unknown as ArrayBufferView);
+    const nan = (b: number) => (b & 0x7fff) > (want.dtype === 'float16' ? 0x7c00 : 0x7f80);
+    for (let i = 0; i < bits.length; ++i) {
+      const [g, w] = [bits[i], want.bits![i]];
+      if (g !== w && !(nan(g) && nan(w))) return `[${i}]: got bits ${g}, want ${w} (${want.data[i]})`;
+    }
+    return '';
+  }
   for (let i = 0; i < got.length; ++i) {
     const w = decode(want.data[i]);
     const g = got[i];

@@ -243,7 +243,9 @@ function dataValues(kind: 'float' | 'index', n: number): Hostile[] {
     new Uint8Array(n), new Int8Array(n), new Uint8ClampedArray(n), new Int16Array(n), new Uint16Array(n),
     new Uint32Array(n), new BigUint64Array(n),
     ...(kind === 'float' ? [new Int32Array(n), new BigInt64Array(n)] : [new Float32Array(n), new Float64Array(n)]),
-    ...(hasFloat16 ? [new (globalThis as unknown as { Float16Array: new (n: number) => unknown }).Float16Array(n)] : []),
+    // A Float16Array holds float16 values (where the engine has it).
+    ...(hasFloat16 && kind === 'index'
+      ? [new (globalThis as unknown as { Float16Array: new (n: number) => unknown }).Float16Array(n)] : []),
   ];
   const Good = kind === 'float' ? Float32Array : Int32Array;
   const out: Hostile[] = wrongTypes.map((v) => ({ value: v, text: `${(v as object).constructor.name}(${n})`, type: TypeError }));
@@ -264,6 +266,30 @@ function dataValues(kind: 'float' | 'index', n: number): Hostile[] {
     { value: detached(kind === 'float' ? new Float64Array(n) : new BigInt64Array(n)), text: 'detached', type: TypeError },
   );
   return out;
+}
+
+/**
+ * Hostile `dtype` of a tensor whose data is a Float32Array (values) or an
+ * Int32Array (indices): unknown names, names of the other kind, names that
+ * do not fit the data, and non-strings. Every one is a TypeError.
+ */
+function dtypeValues(kind: 'float' | 'index'): Hostile[] {
+  const names = ['float8', 'half', 'fp16', 'bf16', 'Float16', 'FLOAT32', 'float', '', 'uint16', 'float32 ',
+    ...(kind === 'float' ? ['int32', 'int64', 'float64', 'float16', 'bfloat16'] : ['float32', 'float16', 'bfloat16', 'int64'])];
+  return [
+    ...names.map((v) => ({ value: v, text: JSON.stringify(v), type: TypeError })),
+    { value: 2, text: '=2 ', type: TypeError },
+    { value: 0, text: '=0 ', type: TypeError },
+    { value: null, text: 'null', type: TypeError },
+    { value: true, text: 'true', type: TypeError },
+    { value: {}, text: 'Object', type: TypeError },
+    { value: ['float32'], text: '["float32"]', type: TypeError },
+    { value: Symbol('float32'), text: 'Symbol(float32)', type: TypeError },
+    { value: Float32Array, text: 'function', type: TypeError },
+    { value: 32n, text: '32n', type: TypeError },
+    // eslint-disable-next-line no-new-wrappers
+    { value: new String('float32'), text: 'String', type: TypeError },
+  ];
 }
 
 /** Indices of the right type holding values outside the plane (`plane` elements). */
@@ -346,6 +372,9 @@ function buildCases(): Case[] {
       for (const hostile of dataValues(kind, t.data.length)) {
         cases.push({ entry, path: `${path}.data`, hostile, params: [path] });
       }
+      for (const hostile of dtypeValues(kind)) {
+        cases.push({ entry, path: `${path}.dtype`, hostile, params: [`${path}.dtype`] });
+      }
       for (const hostile of [...notObjects, { value: undefined, text: 'undefined', type: TypeError },
         { value: { shape: [1, 1, 4] }, text: 'undefined', type: TypeError }, { value: [], text: 'undefined', type: TypeError }]) {
         cases.push({ entry, path, hostile, params: [path] });
@@ -377,6 +406,10 @@ function buildCases(): Case[] {
 
 function applyCase(c: Case): Args {
   const args = c.entry.base();
+  if (c.path.endsWith('.data')) {
+    // Other data in a result object: its dtype would not fit (a case of its own).
+    delete (getPath(args, c.path.replace(/\.data$/, '')) as { dtype?: string }).dtype;
+  }
   if (c.at !== undefined) {
     // Same type as the valid indices: Int32Array for numbers, BigInt64Array for bigints.
     const t = getPath(args, c.path.replace(/\.data$/, '')) as { data: Int32Array };
@@ -479,7 +512,7 @@ describe('hostile layout, out, resident and WasmTensor arguments', () => {
       ['pool out a typed array', () => unpool.maxPool2d(p.x, { kernelSize: 2, out: new Float32Array(4) } as never), TypeError, /^maxPool2d: out must be an object .*Float32Array\(4\)/],
       ['pool out.output Float64Array', () => unpool.maxPool2d(p.x, { kernelSize: 2, out: { output: new Float64Array(4) } } as never), TypeError, /^maxPool2d: out\.output must be a Float32Array .*Float64Array\(4\)/],
       ['pool out.output length 3', () => unpool.maxPool2d(p.x, { kernelSize: 2, out: { output: new Float32Array(3) } }), RangeError, /^maxPool2d: out\.output has length 3/],
-      ['pool out.indices BigInt64Array for int32', () => unpool.maxPool2d(p.x, { kernelSize: 2, out: { indices: new BigInt64Array(4) } } as never), TypeError, /^maxPool2d: out\.indices must be a Int32Array .*BigInt64Array\(4\)/],
+      ['pool out.indices BigInt64Array for int32', () => unpool.maxPool2d(p.x, { kernelSize: 2, out: { indices: new BigInt64Array(4) } } as never), TypeError, /^maxPool2d: out\.indices must be an Int32Array .*BigInt64Array\(4\)/],
       ['pool out.indices plain array', () => unpool.maxPool2d(p.x, { kernelSize: 2, out: { indices: [0, 0, 0, 0] } } as never), TypeError, /^maxPool2d: out\.indices must be .*\[0, 0/],
       ['unpool out Float64Array', () => unpool.maxUnpool2d(p.output, p.indices, { ...u, out: new Float64Array(16) } as never), TypeError, /^maxUnpool2d: out must be a Float32Array .*Float64Array\(16\)/],
       ['unpool out length 15', () => unpool.maxUnpool2d(p.output, p.indices, { ...u, out: new Float32Array(15) }), RangeError, /^maxUnpool2d: out has length 15/],
@@ -492,7 +525,7 @@ describe('hostile layout, out, resident and WasmTensor arguments', () => {
       ['forged WasmTensor as x', () => unpool.maxPool2d(forged, { kernelSize: 2 }), TypeError, /^maxPool2d: x is not a WasmTensor made by uploadTensor\(\) or an op$/],
       ['forged WasmTensor as indices', () => unpool.maxUnpool2d(p.output, forged, u), TypeError, /^maxUnpool2d: indices is not a WasmTensor made by/],
       ['disposed WasmTensor as x', () => unpool.maxUnpool2d(disposed, p.indices, u), TypeError, /^maxUnpool2d: x is a WasmTensor that was disposed$/],
-      ['int32 WasmTensor as x', () => unpool.maxPool2d(genuineInt as never, { kernelSize: 2 }), TypeError, /^maxPool2d: x must hold float32 or float64 data, got a WasmTensor of int32$/],
+      ['int32 WasmTensor as x', () => unpool.maxPool2d(genuineInt as never, { kernelSize: 2 }), TypeError, /^maxPool2d: x must hold float32, float64, float16 or bfloat16 data, got a WasmTensor of int32$/],
       ['float WasmTensor as indices', () => unpool.maxUnpool2d(p.output, genuineFloat as never, u), TypeError, /^maxUnpool2d: indices must hold int32 or int64 data, got a WasmTensor of float32$/],
       ['WasmTensor with an out-of-range index', () => unpool.maxUnpool2d(genuineFloat, badIndices, { ...u, out: out16() }),
         RangeError, /^maxUnpool2d: indices\[3\]=16 is out of range/],

@@ -1,11 +1,12 @@
 // Test helpers for layouts and index formats: transposes between
 // channels-first and channels-last, a seeded generator, and the index
 // formats written from their specifications (independently of the core).
+import type { FloatArray } from '../../dist/index.js';
 import { rng } from './rng.js';
 
 export { rng };
 
-type Arr = Float32Array | Float64Array | Int32Array | BigInt64Array;
+type Arr = FloatArray | Int32Array | BigInt64Array;
 
 /**
  * (N, C, spatial...) -> (N, spatial..., C), or unbatched (C, spatial...) ->

@@ -10,6 +10,9 @@ import type { FloatArray, IndexArray, Tensor } from '../../dist/index.js';
 import { rng, sameBits } from './layout-helpers.js';
 import { FLOAT, INT64, oneNodeModel } from './onnx-model.mjs';
 
+/** onnx.TensorProto.DataType FLOAT16. */
+const FLOAT16 = 10;
+
 type Dims = 1 | 2 | 3;
 interface Geom { k: number; s: number; p: number; dil: number; ceil: boolean }
 
@@ -133,4 +136,39 @@ describe.each([1, 2, 3] as Dims[])('ONNX Runtime Web MaxPool %id', (d) => {
       }
     }
   }, 60_000);  // the first session compiles ORT's wasm: seconds on a loaded machine
+});
+
+describe('ONNX Runtime Web float16 tensors', () => {
+  it('go in as they are: ORT\'s float16 MaxPool output and Indices are unpool\'s bits and indices', async () => {
+    const shape = [2, 3, 7, 6];
+    const n = shape.reduce((a, b) => a * b, 1);
+    const r = rng(16);
+    // float16 bits of small values with ties (no NaN, no -0: ORT differs there)
+    const bits = Uint16Array.from({ length: n }, () => 0x3c00 + Math.floor(r() * 24));
+    const x = new ort.Tensor('float16', bits, shape);
+    const outShape = [2, 3, 3, 3];
+    const s = await session(oneNodeModel({
+      opType: 'MaxPool',
+      inputs: [{ name: 'X', type: FLOAT16, shape }],
+      outputs: [{ name: 'Y', type: FLOAT16, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
+      attributes: { kernel_shape: [3, 2], strides: [2, 2], pads: [0, 0, 0, 0] },
+    }));
+    const { Y, I } = await s.run({ X: x });
+    await s.release();
+    expect(Y.type).toBe('float16');
+    // ORT's tensor itself: { data, dims, type: 'float16' }, data a Uint16Array (or a Float16Array).
+    const ours = pool(2, x, { kernelSize: [3, 2], stride: 2, indexType: 'int64' });
+    expect(ours.output.dtype).toBe('float16');
+    expect(ours.output.data.constructor).toBe((Y.data as ArrayBufferView).constructor);
+    const bitsOf = (a: ArrayBufferView) => new Uint16Array(a.buffer, a.byteOffset, a.byteLength / 2);
+    expect(Array.from(bitsOf(ours.output.data))).toEqual(Array.from(bitsOf(Y.data as ArrayBufferView)));
+    const converted = u.convertIndices(I as unknown as Tensor<BigInt64Array>,
+                                       { from: 'onnx', to: 'pytorch', inputShape: shape, indexType: 'int64' });
+    expect(sameBits(converted.data, ours.indices.data)).toBe('');
+    // ORT's float16 output unpooled with the converted indices: ours, bit for bit.
+    const restored = unpool(2, Y, converted, { kernelSize: [3, 2], stride: 2, outputSize: [7, 6] });
+    const reference = unpool(2, ours.output, ours.indices, { kernelSize: [3, 2], stride: 2, outputSize: [7, 6] });
+    expect(restored.dtype).toBe('float16');
+    expect(Array.from(bitsOf(restored.data))).toEqual(Array.from(bitsOf(reference.data)));
+  }, 60_000);
 });

@@ -121,7 +121,7 @@ describe('resident tensors', () => {
   it('wrong kinds, the constructor, out with resident', () => {
     const r = maxPool2d({ data: random(16, 6), shape: [1, 1, 4, 4] }, { kernelSize: 2, resident: true });
     expect(() => maxUnpool2d(r.indices as never, r.indices, { kernelSize: 2 }))
-        .toThrow(/maxUnpool2d: x must hold float32 or float64 data, got a WasmTensor of int32/);
+        .toThrow(/maxUnpool2d: x must hold float32, float64, float16 or bfloat16 data, got a WasmTensor of int32/);
     expect(() => maxUnpool2d(r.output, r.output as never, { kernelSize: 2 }))
         .toThrow(/indices must hold int32 or int64 data/);
     expect(() => new (WasmTensor as any)(Symbol('x'), null, 8, 'float32', [1])).toThrow(TypeError);
@@ -200,7 +200,7 @@ describe('out', () => {
     expect(() => maxUnpool2d(copy.output, copy.indices, { kernelSize: 2, out: new Float32Array(127) }))
         .toThrow(new RangeError('maxUnpool2d: out has length 127; the result has 128 elements'));
     expect(() => maxPool2d(x, { kernelSize: 2, out: { indices: new BigInt64Array(32) } }))
-        .toThrow(/maxPool2d: out.indices must be a Int32Array/);
+        .toThrow(/maxPool2d: out.indices must be an Int32Array/);
     expect(() => maxPool2d(x, { kernelSize: 2, out: new Float32Array(32) as never }))
         .toThrow(/maxPool2d: out must be an object \{ output\?, indices\? \}/);
     expect(() => maxUnpool2d(copy.output, copy.indices, { kernelSize: 2, out: [1, 2] as never }))

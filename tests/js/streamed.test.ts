@@ -47,7 +47,7 @@ const CASES: Case[] = [
 ];
 
 /** Values with ties, NaNs, -0 and -inf. */
-function values(n: number, f64: boolean, seed: number): FloatArray {
+function values(n: number, f64: boolean, seed: number): Float32Array | Float64Array {
   const r = rng(seed);
   const x = f64 ? new Float64Array(n) : new Float32Array(n);
   for (let i = 0; i < n; ++i) {
@@ -180,7 +180,7 @@ describe.each(CASES)('streamed $label', (c) => {
     const p = pool(c.d, x, options);
     const idx = asNumbers(p.indices.data);
     const back = fn(`maxPool${c.d}dBackward`);
-    const wantGrad = refPoolBackward(p.output.data, idx, c.shape, p.output.shape, c.d);
+    const wantGrad = refPoolBackward(p.output.data as Float32Array | Float64Array, idx, c.shape, p.output.shape, c.d);
     const gi = back(p.output, p.indices, { inputShape: c.shape }) as Tensor<FloatArray>;
     expect(sameBits(gi.data, wantGrad)).toBe('');
     const out = c.f64 ? new Float64Array(numel(c.shape)).fill(7) : new Float32Array(numel(c.shape)).fill(7);

@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import {
-  diffIndices, diffValues, expectation, GoldenCase, loadCases, parseOp, size, toIndices, toTyped,
+  Container, containersOf, diffIndices, diffValues, expectation, GoldenCase, loadCases, parseOp,
+  size, toIndices, toTyped, toValues,
 } from './golden.js';
 
 type Api = Record<string, (...args: unknown[]) => any>;
@@ -15,12 +16,13 @@ beforeAll(async () => {
   await unpool.init();
 });
 
-function run(c: GoldenCase, indexType: 'int32' | 'int64') {
+function run(c: GoldenCase, indexType: 'int32' | 'int64', container?: Container) {
   const op = parseOp(c.op);
   const p = c.params;
-  const x = { data: toTyped(c.inputs.x), shape: c.inputs.x.shape };
+  const x = toValues(c.inputs.x, container);
+  const grad = () => toValues(c.inputs.grad_output, container);
   if (op.kind === 'adaptive' || op.kind === 'fractional') {
-    runAdaptive(c, indexType, x);
+    runAdaptive(c, indexType, x, grad);
     return;
   }
   if (!op.unpool) {
@@ -35,9 +37,8 @@ function run(c: GoldenCase, indexType: 'int32' | 'int64') {
     expect(indices.shape).toEqual(c.expected.indices.shape);
     expect(diffIndices(indices.data, c.expected.indices), 'indices').toBe('');
     if (!op.backward) return;
-    const g = c.inputs.grad_output;
     const gradInput = api[`maxPool${op.dims}dBackward`](
-        { data: toTyped(g), shape: g.shape }, indices, { ...geometry, inputShape: x.shape });
+        grad(), indices, { ...geometry, inputShape: x.shape });
     checkValues('grad_input', gradInput, c.expected.grad_input);
     return;
   }
@@ -53,14 +54,13 @@ function run(c: GoldenCase, indexType: 'int32' | 'int64') {
     expect(output.shape.slice(-op.dims)).toEqual(outputSize!.slice(-op.dims));
   }
   if (!op.backward) return;
-  const g = c.inputs.grad_output;
-  const gradInput = api[`maxUnpool${op.dims}dBackward`]({ data: toTyped(g), shape: g.shape }, indices);
+  const gradInput = api[`maxUnpool${op.dims}dBackward`](grad(), indices);
   checkValues('grad_input', gradInput, c.expected.grad_input);
 }
 
 /** Adaptive and fractional pools (and their backward passes). */
-function runAdaptive(c: GoldenCase, indexType: 'int32' | 'int64',
-                     x: { data: ReturnType<typeof toTyped>; shape: number[] }) {
+function runAdaptive(c: GoldenCase, indexType: 'int32' | 'int64', x: ReturnType<typeof toValues>,
+                     grad: () => ReturnType<typeof toValues>) {
   const op = parseOp(c.op);
   const p = c.params;
   const name = `${op.fn}${op.dims}d`;
@@ -82,15 +82,14 @@ function runAdaptive(c: GoldenCase, indexType: 'int32' | 'int64',
   expect(indices.shape).toEqual(c.expected.indices.shape);
   expect(diffIndices(indices.data, c.expected.indices), 'indices').toBe('');
   if (!op.backward) return;
-  const g = c.inputs.grad_output;
-  const gradInput = api[`${name}Backward`](
-      { data: toTyped(g), shape: g.shape }, indices, { inputShape: x.shape });
+  const gradInput = api[`${name}Backward`](grad(), indices, { inputShape: x.shape });
   checkValues('grad_input', gradInput, c.expected.grad_input);
 }
 
-function checkValues(what: string, got: { data: Float32Array | Float64Array; shape: number[] },
+function checkValues(what: string, got: { data: ArrayLike<number>; shape: number[]; dtype: string },
                      want: GoldenCase['expected'][string]) {
   expect(got.shape, `${what} shape`).toEqual(want.shape);
+  expect(got.dtype, `${what} dtype`).toBe(want.dtype);
   expect(diffValues(got.data, want), what).toBe('');
 }
 
@@ -101,8 +100,9 @@ describe('conformance vectors', () => {
 
   for (const c of cases) {
     const e = expectation(c);
-    for (const indexType of ['int64', 'int32'] as const) {
-      const name = `${c.id} ${c.op} (${indexType} indices)`;
+    for (const [indexType, container] of (['int64', 'int32'] as const).flatMap((t) =>
+      containersOf(c).map((k) => [t, k] as const))) {
+      const name = `${c.id} ${c.op} (${indexType} indices${container ? `, ${container}` : ''})`;
       if (e.kind === 'skip') {
         it.skip(`${name}: ${e.why}`, () => {});
         continue;
@@ -112,7 +112,7 @@ describe('conformance vectors', () => {
           const prefix = parseOp(c.op).fn;
           let thrown: unknown;
           try {
-            run(c, indexType);
+            run(c, indexType, container);
           } catch (error) {
             thrown = error;
           }
@@ -120,7 +120,7 @@ describe('conformance vectors', () => {
               e.type === 'TypeError' ? TypeError : RangeError);
           expect((thrown as Error).message.startsWith(prefix), (thrown as Error).message).toBe(true);
         } else {
-          run(c, indexType);
+          run(c, indexType, container);
         }
       });
     }
