@@ -32,13 +32,17 @@ struct HalfMax {
   I at;
 
   explicit HalfMax(I first) : at(first) {}
+  // Branch-free (masks, not selects): compilers turn the selects into
+  // branches, which random data mispredicts.
   void take(uint16_t v, I i) {
-    const bool nan = half_is_nan<H>(v);
-    const int32_t k = nan ? kNaNKey : half_key(v);
-    const bool t = k > key || nan;
-    key = t ? k : key;
-    bits = t ? v : bits;
-    at = t ? i : at;
+    const int32_t mag = v & 0x7fff;
+    const int32_t neg = -static_cast<int32_t>(v >> 15);  // 0 or -1
+    const int32_t nan = -static_cast<int32_t>(mag > HalfTraits<H>::kInf);
+    const int32_t k = (((mag ^ neg) - neg) & ~nan) | (kNaNKey & nan);
+    const int32_t t = -static_cast<int32_t>(k > key) | nan;  // all ones: take
+    key = (k & t) | (key & ~t);
+    bits = static_cast<uint16_t>((v & t) | (bits & ~t));
+    at = static_cast<I>((static_cast<I>(i) & static_cast<I>(t)) | (at & ~static_cast<I>(t)));
   }
 };
 
@@ -157,78 +161,89 @@ inline v128_t keys(v128_t v, v128_t* nan) {
   return wasm_v128_bitselect(wasm_i16x8_splat(kNaNKey), k, *nan);
 }
 
-// One tap for 8 lanes: code `c` (the tap's number in scan order) where it wins.
+// One tap after the first for 8 lanes: where it wins (greater, or NaN), its
+// bits and its offset `off` in the window replace the running ones. The
+// running key is the maximum key so far (kNaNKey once a NaN was seen), so
+// a max replaces a select.
 template <typename H>
-inline void take(v128_t v, int16_t c, v128_t* key, v128_t* bits, v128_t* code) {
+inline void take(v128_t v, int16_t off, v128_t* key, v128_t* bits, v128_t* at) {
   v128_t nan;
   const v128_t k = keys<H>(v, &nan);
   const v128_t t = wasm_v128_or(wasm_i16x8_gt(k, *key), nan);
-  *key = wasm_v128_bitselect(k, *key, t);
+  *key = wasm_i16x8_max(k, *key);
   *bits = wasm_v128_bitselect(v, *bits, t);
-  *code = wasm_v128_bitselect(wasm_i16x8_splat(c), *code, t);
+  *at = wasm_v128_bitselect(wasm_i16x8_splat(off), *at, t);
 }
 
-// Stores 4 offsets `first + 2 j + (code & 1) + (code >> 1) * rows` per
-// lane, code = tap number (row * 2 + column) of the window's winner.
+// Stores 4 offsets `first + 2 j + at` (at: the winner's offset in its
+// window, from 4 int32 lanes).
 template <typename I>
-inline void store_indices(v128_t code4, int32_t first, int32_t row_delta, I* idx);
+inline void store_indices(v128_t at4, int32_t first, I* idx);
 
 template <>
-inline void store_indices<int32_t>(v128_t code4, int32_t first, int32_t row_delta, int32_t* idx) {
+inline void store_indices<int32_t>(v128_t at4, int32_t first, int32_t* idx) {
   const v128_t base = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 2, 4, 6));
-  const v128_t col = wasm_v128_and(code4, wasm_i32x4_splat(1));
-  const v128_t row = wasm_i32x4_mul(wasm_i32x4_shr(code4, 1), wasm_i32x4_splat(row_delta));
-  wasm_v128_store(idx, wasm_i32x4_add(base, wasm_i32x4_add(col, row)));
+  wasm_v128_store(idx, wasm_i32x4_add(base, at4));
 }
 
 template <>
-inline void store_indices<int64_t>(v128_t code4, int32_t first, int32_t row_delta, int64_t* idx) {
+inline void store_indices<int64_t>(v128_t at4, int32_t first, int64_t* idx) {
   int32_t v[4];
-  store_indices<int32_t>(code4, first, row_delta, v);
+  store_indices<int32_t>(at4, first, v);
   for (int j = 0; j < 4; ++j) idx[j] = v[j];
 }
 
 }  // namespace half_simd
 
-// kernel 2, stride 2, dilation 1 along W (guard: argmaxpool_half_k2s2_applies):
-// 8 interior output columns per step, every window row's pairs deinterleaved
-// into even and odd columns; the winner's tap number is kept per lane and
-// turned into its offset at the store. Rows may be clipped (any nrows), and
-// offsets must fit int32 (the guard says so).
+// kernel 2, stride 2, dilation 1 along W (guard:
+// argmaxpool_row_half__wasmsimd_k2s2_applies): 8 interior output columns per
+// step, every window row's pairs deinterleaved into even and odd columns;
+// the winner's offset in its window (0, 1, then the second row's) is kept
+// per 16-bit lane, so rows whose distance passes 32766 elements, and
+// windows of more than two rows, take the scalar kernel. Offsets must fit
+// int32 (the guard says so).
 template <typename H, typename I>
 void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I* idx) {
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
   for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, H* yt, I* it) {
-    if (row.nrows == 0 || row.nrows > 2) {
+    const int64_t o0 = row.nrows > 0 ? row.first_row + row.rows[0] : 0;
+    const int64_t o1 = row.nrows > 0 ? row.first_row + row.rows[row.nrows - 1] : 0;
+    if (row.nrows == 0 || row.nrows > 2 || o1 - o0 > 32766) {
       argmaxpool_cols_half__scalar(x, row, 0, row.out_width, yt, it);
       return;
     }
     argmaxpool_cols_half__scalar(x, row, 0, begin, yt, it);
-    const int64_t o0 = row.first_row + row.rows[0];
-    const int64_t o1 = row.first_row + row.rows[row.nrows - 1];
+    const int16_t d = static_cast<int16_t>(o1 - o0);
     int64_t ow = begin;
     for (; ow + 8 <= end; ow += 8) {
       const int64_t w = 2 * ow - row.pad;
-      v128_t key = wasm_i16x8_splat(static_cast<int16_t>(-HalfTraits<H>::kInf));
-      v128_t bits = wasm_i16x8_splat(static_cast<int16_t>(HalfTraits<H>::kNegInf));
-      v128_t code = wasm_i16x8_splat(0);
-      for (int k = 0; k < row.nrows; ++k) {
-        const H* p = x + (k == 0 ? o0 : o1) + w;
-        const v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
-        const v128_t even =
-            wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-        const v128_t odd =
+      const H* p0 = x + o0 + w;
+      v128_t lo = wasm_v128_load(p0), hi = wasm_v128_load(p0 + 8);
+      v128_t even =
+          wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
+      v128_t odd =
+          wasm_i8x16_shuffle(lo, hi, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
+      // The window's first tap always wins against the -inf start.
+      v128_t nan;
+      v128_t key = half_simd::keys<H>(even, &nan);
+      v128_t bits = even;
+      v128_t at = wasm_i16x8_splat(0);
+      half_simd::take<H>(odd, 1, &key, &bits, &at);
+      if (row.nrows == 2) {
+        const H* p1 = x + o1 + w;
+        lo = wasm_v128_load(p1);
+        hi = wasm_v128_load(p1 + 8);
+        even = wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
+        odd =
             wasm_i8x16_shuffle(lo, hi, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
-        half_simd::take<H>(even, static_cast<int16_t>(2 * k), &key, &bits, &code);
-        half_simd::take<H>(odd, static_cast<int16_t>(2 * k + 1), &key, &bits, &code);
+        half_simd::take<H>(even, d, &key, &bits, &at);
+        half_simd::take<H>(odd, static_cast<int16_t>(d + 1), &key, &bits, &at);
       }
       wasm_v128_store(yt + ow, bits);
       const int32_t first = static_cast<int32_t>(o0 + w);
-      const int32_t delta = static_cast<int32_t>(o1 - o0);
-      half_simd::store_indices<I>(wasm_i32x4_extend_low_i16x8(code), first, delta, it + ow);
-      half_simd::store_indices<I>(wasm_i32x4_extend_high_i16x8(code), first + 8, delta,
-                                  it + ow + 4);
+      half_simd::store_indices<I>(wasm_i32x4_extend_low_i16x8(at), first, it + ow);
+      half_simd::store_indices<I>(wasm_i32x4_extend_high_i16x8(at), first + 8, it + ow + 4);
     }
     argmaxpool_cols_half__scalar(x, row, ow, row.out_width, yt, it);
   });
