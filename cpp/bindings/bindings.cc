@@ -83,9 +83,8 @@ val op_codes() {
   return codes;
 }
 
-// The allocator's (emmalloc's) view of the heap: `arena` is what it obtained
-// from sbrk, `uordblks` what is allocated now. The leak tests compare the
-// latter.
+// dlmalloc's view of the heap: `arena` is what it obtained from sbrk,
+// `uordblks` what is allocated now. The leak tests compare the latter.
 val memory_usage() {
   const struct mallinfo info = mallinfo();
   val m = val::object();

@@ -37,9 +37,9 @@ namespace unpool {
 namespace ukernels {
 namespace config {
 
-// float64 pools run the plain scalar kernel in every build: the SIMD and
-// unrolled variants for two-lane values made the module larger than it may
-// be (docs/performance.md).
+// float64 pools run scalar kernels in every build (the k2s2 one where it
+// applies, else the plain one): the SIMD and unrolled variants for two-lane
+// values made the module larger than it may be (docs/performance.md).
 constexpr bool kScalarFloat64 = true;
 
 // One run of output rows of a channels-first pool.
@@ -53,7 +53,7 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
 #endif
     return &argmaxpool_row_half__scalar<T, I>;
   } else if constexpr (kScalarFloat64 && std::is_same<T, double>::value) {
-    (void)r;
+    if (argmaxpool_row__scalar_k2s2_applies<T, I>(r)) return &argmaxpool_row__scalar_k2s2<T, I>;
     return &argmaxpool_row__scalar<T, I>;
   } else {
 #ifdef __wasm_simd128__

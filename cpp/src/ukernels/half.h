@@ -105,9 +105,10 @@ inline int32_t half_key(uint16_t h) {
 }
 
 // g + v in float32, rounded to H: one add of PyTorch's
-// grad_input[i] += grad_output[o] on c10::Half / c10::BFloat16.
+// grad_input[i] += grad_output[o] on c10::Half / c10::BFloat16. Not
+// inlined: each scatter-add loop would carry both conversions.
 template <typename H>
-inline uint16_t half_add(uint16_t g, uint16_t v) {
+__attribute__((noinline)) uint16_t half_add(uint16_t g, uint16_t v) {
   return HalfTraits<H>::from_float(HalfTraits<H>::to_float(g) + HalfTraits<H>::to_float(v));
 }
 
