@@ -9,27 +9,16 @@
 // where the global exists.
 //
 // Usage: node bench/js/half.mjs [dist] [--reps 21]
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { runCases } from './suite.mjs';
+import { runCases, input } from './suite.mjs';
+import { openDist } from './cli.mjs';
 
-const args = process.argv.slice(2);
-const dist = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'dist';
-const reps = Number(args[args.indexOf('--reps') + 1] || 21);
-const u = await import(pathToFileURL(path.resolve(dist, 'index.js')).href);
-await u.init();
-
+const { u, reps } = await openDist();
 const shape = [1, 64, 112, 112];
 const n = shape.reduce((p, d) => p * d, 1);
-let seed = 1;
-const f32 = new Float32Array(n);
-for (let i = 0; i < n; ++i) {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  f32[i] = (seed >>> 8) / 65536 - 128;
-}
-// bfloat16: the top half of each float32 (truncated: any finite pattern
-// serves a timing); float16: values in its range, rounded by Float16Array
-// where there is one, else by truncating the float32 mantissa.
+const f32 = input(shape);
+// 16-bit inputs by truncation (any finite pattern serves a timing):
+// bfloat16 is the top half of each float32, float16 its exponent rebiased
+// and its mantissa cut to 10 bits (|x| < 2^8: no overflow).
 const bf16 = new Uint16Array(n);
 const u32 = new Uint32Array(f32.buffer);
 for (let i = 0; i < n; ++i) bf16[i] = u32[i] >>> 16;

@@ -10,25 +10,13 @@
 //   - the floor: copying the tensors in and the results out, no kernel.
 //
 // Usage: node bench/js/modes.mjs [dist] [--reps 21]
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { runCases } from './suite.mjs';
+import { runCases, input } from './suite.mjs';
+import { openDist } from './cli.mjs';
 import { jsAdaptiveMaxPool2d, jsFractionalMaxPool2d } from './reference.mjs';
 
-const args = process.argv.slice(2);
-const dist = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'dist';
-const reps = Number(args[args.indexOf('--reps') + 1] || 21);
-const u = await import(pathToFileURL(path.resolve(dist, 'index.js')).href);
-await u.init();
-
+const { u, reps } = await openDist();
 const shape = [1, 64, 112, 112];
-const n = shape.reduce((p, d) => p * d, 1);
-let seed = 1;
-const x = { data: new Float32Array(n), shape };
-for (let i = 0; i < n; ++i) {
-  seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-  x.data[i] = (seed >>> 8) / 65536 - 128;
-}
+const x = { data: input(shape), shape };
 const samples = { data: new Float32Array(64 * 2).map((_, i) => ((i * 0.6180339887) % 1)), shape: [1, 64, 2] };
 const frac = { kernelSize: 2, outputSize: [56, 56], randomSamples: samples };
 const xr = u.uploadTensor(x);

@@ -14,7 +14,8 @@ export const WORKLOADS = [
   { name: '3d 1x16x32x32x32', dims: 3, shape: [1, 16, 32, 32, 32] },
 ];
 
-function input(shape, seed = 1) {
+/** Pseudo-random float32 values in [-128, 128) of `shape`, the same on every run. */
+export function input(shape, seed = 1) {
   let a = seed >>> 0;
   const n = shape.reduce((p, d) => p * d, 1);
   const x = new Float32Array(n);

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { openDemo, cellTexts, marked, canvasOf, channel, setPool, sequenceGrid, hoverCanvasCell } from './browser.mjs';
-import { pool, unpool, pooledSize } from './reference.mjs';
+import { pool, unpool, pooledSize, roundTo } from './reference.mjs';
 import { modeTests } from './modes.mjs';
 
 const url = process.env.DEMO_URL;
@@ -186,6 +186,43 @@ test('hovering or focusing a pooled cell highlights its window, its maximum and 
   const [r, c] = [Math.floor(at / 32), at % 32];
   assert.deepEqual(await boxOf('input', 'argmax'), [r, c, r + 1, c + 1]);
   assert.deepEqual(await boxOf('unpool', 'argmax'), [r, c, r + 1, c + 1]);
+});
+
+test('the value type rounds the input, pools and unpools in it; rounding can make a tie the first maximum wins', async () => {
+  await sequenceGrid(page, 4, 4);
+  await setPool(page, { kernel: 2, stride: 2 });
+  await page.selectOption('#out-mode', 'default');
+  // Window 0 holds cells 0, 1, 4, 5: 1233 and 1234.567 are 1233 and 1235 in
+  // float16 but both 1232 in bfloat16 (8 apart near 1200).
+  const typed = [[0, 0, '1233'], [0, 1, '1234.567'], [3, 3, '0.1']];
+  for (const [r, c, v] of typed) {
+    await page.fill(`#input .cell[data-r="${r}"][data-c="${c}"]`, v);
+    await page.press(`#input .cell[data-r="${r}"][data-c="${c}"]`, 'Enter');
+  }
+  const plane = Array.from({ length: 16 }, (_, i) => i + 1);
+  for (const [r, c, v] of typed) plane[r * 4 + c] = Math.fround(Number(v));
+  const text = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(2).replace(/\.?0+$/, ''));
+  const seen = {};
+  for (const dtype of ['float32', 'float16', 'bfloat16']) {
+    await page.selectOption('#dtype', dtype);
+    const values = dtype === 'float32' ? plane : plane.map((v) => roundTo(dtype, v));
+    const ref = pool(values, 4, 4, { kernel: 2, stride: 2, padding: 0, dilation: 1 });
+    assert.deepEqual(await cellTexts(page, 'input'), values.map(text), dtype);
+    assert.deepEqual(await cellTexts(page, 'pooled'), Array.from(ref.values, text), dtype);
+    assert.deepEqual(await cellTexts(page, 'indices'), Array.from(ref.indices, String), dtype);
+    assert.deepEqual(await cellTexts(page, 'unpool'), Array.from(unpool(ref.values, ref.indices, 4, 4), text), dtype);
+    seen[dtype] = await cellTexts(page, 'indices');
+  }
+  assert.equal(seen.float32[0], '1');
+  assert.equal(seen.float16[0], '1');
+  assert.equal(seen.bfloat16[0], '0', 'the tie goes to the first maximum');
+  // Fractional pooling takes float32 and float64 only: the page shows the library's error.
+  await page.selectOption('#mode', 'fractional');
+  await page.selectOption('#dtype', 'float16');
+  assert.match(await page.textContent('#error'), /fractionalMaxPool2d: .*float16/);
+  await page.selectOption('#dtype', 'float32');
+  await page.selectOption('#mode', 'max');
+  assert.equal(await page.isHidden('#error'), true);
 });
 
 modeTests(() => page);

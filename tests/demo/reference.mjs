@@ -88,3 +88,17 @@ export function fractionalPool(plane, H, W, k, OH, OW, [uW, uH]) {
   const ws = fractionalStarts(uW, W, OW, k);
   return poolBy(plane, W, OH, OW, (r) => range(hs[r], hs[r] + k), (c) => range(ws[c], ws[c] + k));
 }
+
+/**
+ * `v` rounded to float16 or bfloat16 (nearest, ties to even), by the
+ * spacing of the type's values around `v` (p mantissa bits, smallest
+ * normal exponent emin); finite values in range only.
+ */
+export function roundTo(dtype, v) {
+  const [p, emin] = dtype === 'float16' ? [10, -14] : [7, -126];
+  if (v === 0) return v;
+  const e = Math.max(Math.floor(Math.log2(Math.abs(v))), emin);
+  const ulp = 2 ** (e - p);
+  const q = v / ulp, r = Math.round(q);
+  return (Math.abs(q - Math.trunc(q)) === 0.5 && r % 2 !== 0 ? r - Math.sign(q) : r) * ulp;
+}

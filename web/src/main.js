@@ -9,6 +9,7 @@ import { cellFromPointer } from './view.js';
 import { timed, formatMs, simdStatus } from './timing.js';
 import { POOL_FN, readModeParams, poolCall, unpoolCall, newSamples, showMode } from './modes.js';
 import { windowSpan, writesOf } from './geometry.js';
+import { rounded, tensorOf, valuesOf } from './dtypes.js';
 
 const $ = (id) => document.getElementById(id);
 const stages = { input: $('input'), pooled: $('pooled'), indices: $('indices'), unpool: $('unpool') };
@@ -27,19 +28,19 @@ function showErrors(errors) {
   }));
 }
 
-function pool(src, prm) {
-  const x = { data: src.data, shape: [1, src.C, src.H, src.W] };
+function pool(src, prm, dtype) {
+  const x = tensorOf(src, dtype);
   const { value, ms } = timed(() => poolCall(unpool, x, prm));
   $('t-pool').textContent = `${POOL_FN[prm.mode]}: ${formatMs(ms)}`;
   const [OH, OW] = value.output.shape.slice(-2);
-  return { OH, OW, data: value.output.data, indices: value.indices.data, tensors: value };
+  return { OH, OW, data: valuesOf(value.output.data, dtype), indices: value.indices.data, tensors: value };
 }
 
-function unpoolResult(pooled, prm, outputSize) {
+function unpoolResult(pooled, prm, outputSize, dtype) {
   const { value, ms } = timed(() => unpoolCall(unpool, pooled.tensors, prm, outputSize));
   $('t-unpool').textContent = `maxUnpool2d: ${formatMs(ms)}`;
   const [H, W] = value.shape.slice(-2);
-  return { H, W, data: value.data };
+  return { H, W, data: valuesOf(value.data, dtype) };
 }
 
 /** The unpool's output size: chosen in max mode, the input's size in the others. */
@@ -64,16 +65,18 @@ const shapeText = (t) => (t ? `[${t.join(', ')}]` : '');
 
 /** Pools, unpools and redraws everything from the current controls. */
 function run() {
-  const { src } = state;
+  const dtype = $('dtype').value;
+  // What the chosen value type keeps of the input: the page shows and pools that.
+  const src = rounded(state.src, dtype);
   const prm = readModeParams(readPoolParams(), src.C);
   showMode(prm);
   const res = { src, prm, pooled: null, out: null, channel: src.C === 3 ? Number($('channel').value) : 0 };
   const errors = [];
-  try { res.pooled = pool(src, prm); } catch (e) { errors.push(e); }
+  try { res.pooled = pool(src, prm, dtype); } catch (e) { errors.push(e); }
   $('out-range').textContent = '';
   if (res.pooled) {
     try {
-      res.out = unpoolResult(res.pooled, prm, unpoolSize(res));
+      res.out = unpoolResult(res.pooled, prm, unpoolSize(res), dtype);
     } catch (e) { errors.push(e); }
   }
   if (!res.pooled) $('t-pool').textContent = `${POOL_FN[prm.mode]}: —`;
@@ -154,7 +157,7 @@ function wireInputs() {
     loadFile(e.dataTransfer.files[0]);
   });
   $('new-samples').addEventListener('click', () => { newSamples(); run(); });
-  const controls = ['mode', 'a-out-h', 'a-out-w', 'f-kernel', 'f-out-h', 'f-out-w',
+  const controls = ['dtype', 'mode', 'a-out-h', 'a-out-w', 'f-kernel', 'f-out-h', 'f-out-w',
     'kernel', 'stride', 'padding', 'dilation', 'ceil', 'out-mode', 'out-h', 'out-w', 'channel'];
   for (const id of controls) {
     $(id).addEventListener('input', run);

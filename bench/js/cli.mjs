@@ -1,0 +1,14 @@
+// The command line of the Node benchmarks that time one build: the dist
+// folder (first argument, default dist) and --reps; the package is loaded
+// and initialised from it.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export async function openDist(defaultReps = 21) {
+  const args = process.argv.slice(2);
+  const dist = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'dist';
+  const reps = Number(args[args.indexOf('--reps') + 1] || defaultReps);
+  const u = await import(pathToFileURL(path.resolve(dist, 'index.js')).href);
+  await u.init();
+  return { u, reps };
+}

@@ -1,0 +1,69 @@
+// The value type the demo runs in: float32 as it is, or float16 / bfloat16
+// as their bits in a Uint16Array with `dtype` (every browser has those; a
+// Float16Array is not needed). The page rounds the input to the chosen type
+// (round to nearest even, as PyTorch's .half() and .bfloat16() do) and
+// shows the rounded values, so a user sees what the 16-bit types keep; the
+// library then pools and unpools the bits.
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+function f16Bits(v) {
+  f32[0] = v;
+  const b = u32[0], sign = (b >>> 16) & 0x8000, a = b & 0x7fffffff;
+  if (a > 0x7f800000) return sign | 0x7e00;  // NaN
+  if (a >= 0x477ff000) return sign | 0x7c00;  // rounds past 65504: inf
+  if (a < 0x38800000) {  // below 2^-14: a multiple of 2^-24
+    const m = Math.abs(f32[0]) / 2 ** -24, r = Math.round(m);
+    return sign | (r - m === 0.5 && r % 2 === 1 ? r - 1 : r);
+  }
+  const e = (a >>> 23) - 112, mant = a & 0x7fffff;
+  let h = (e << 10) | (mant >>> 13);
+  const rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && (h & 1))) h += 1;
+  return sign | h;
+}
+
+function f16Value(h) {
+  const s = h & 0x8000 ? -1 : 1, e = (h >>> 10) & 0x1f, m = h & 0x3ff;
+  if (e === 0x1f) return m ? NaN : s * Infinity;
+  return e === 0 ? s * m * 2 ** -24 : s * (1024 + m) * 2 ** (e - 25);
+}
+
+function bf16Bits(v) {
+  f32[0] = v;
+  const b = u32[0];
+  if ((b & 0x7fffffff) > 0x7f800000) return 0x7fc0;
+  return ((b + 0x7fff + ((b >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+function bf16Value(h) {
+  u32[0] = h << 16;
+  return f32[0];
+}
+
+export const DTYPES = {
+  float32: null,
+  float16: { bits: f16Bits, value: f16Value },
+  bfloat16: { bits: bf16Bits, value: bf16Value },
+};
+
+/** The source with its values rounded to `dtype` (float32: as it is). */
+export function rounded(src, dtype) {
+  const t = DTYPES[dtype];
+  if (!t) return src;
+  return { ...src, data: Float32Array.from(src.data, (v) => t.value(t.bits(v))) };
+}
+
+/** A tensor of `src`'s values in `dtype`, for the library. */
+export function tensorOf(src, dtype) {
+  const shape = [1, src.C, src.H, src.W];
+  const t = DTYPES[dtype];
+  if (!t) return { data: src.data, shape };
+  return { data: Uint16Array.from(src.data, t.bits), shape, dtype };
+}
+
+/** The values of a result (float32 data, or 16-bit bits), as numbers. */
+export function valuesOf(data, dtype) {
+  const t = DTYPES[dtype];
+  return t ? Float32Array.from(data, t.value) : data;
+}
