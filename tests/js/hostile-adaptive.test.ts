@@ -3,8 +3,9 @@
 // message naming the function, the parameter and the value, and the core's
 // code when the core decides), leave the heap as it was, and leave the
 // module working.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import * as typed from '../../dist/index.js';
+import { HostileCase, hostileCases } from './hostile-suite.js';
 
 // Hostile calls break the declared types on purpose: the API is called as
 // untyped JavaScript would call it.
@@ -17,10 +18,8 @@ const s2 = () => ({ data: Float32Array.from([0.25, 0.5]), shape: [1, 1, 2] });
 const go = () => ({ data: new Float32Array(4).fill(1), shape: [1, 1, 2, 2] });
 const idx = () => ({ data: Int32Array.from([5, 7, 13, 15]), shape: [1, 1, 2, 2] });
 
-type Case = [label: string, call: () => unknown, type: typeof TypeError | typeof RangeError,
-  message: string, code?: string];
 
-const cases: Case[] = [
+const cases: HostileCase[] = [
   ['adaptiveMaxPool2d outputSize missing', () => unpool.adaptiveMaxPool2d(x2(), {}),
    TypeError, 'adaptiveMaxPool2d: outputSize is required'],
   ['adaptiveMaxPool2d options null', () => unpool.adaptiveMaxPool2d(x2(), null),
@@ -172,33 +171,5 @@ function moduleStillWorks(): void {
 }
 
 describe('hostile values of the adaptive and fractional options', () => {
-  const before = { bytes: 0 };
-  it('the module works before', () => {
-    moduleStillWorks();
-    before.bytes = unpool.memoryUsage().inUseBytes;
-  });
-
-  for (const [label, call, type, message, code] of cases) {
-    it(label, () => {
-      let thrown: unknown;
-      try {
-        call();
-      } catch (e) {
-        thrown = e;
-      }
-      expect(thrown).toBeInstanceOf(type);
-      expect((thrown as Error).message).toBe(message);
-      if (code === undefined) {
-        expect(thrown).not.toBeInstanceOf(unpool.UnpoolError);
-      } else {
-        expect(thrown).toBeInstanceOf(unpool.UnpoolError);
-        expect((thrown as typed.UnpoolError).code).toBe(code);
-      }
-    });
-  }
-
-  afterAll(() => {
-    moduleStillWorks();
-    expect(unpool.memoryUsage().inUseBytes).toBe(before.bytes);
-  });
+  hostileCases(cases, moduleStillWorks);
 });
