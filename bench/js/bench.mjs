@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench`: the JavaScript API against its peers, in one Node process
-// (plus one child for the scalar build), one thread, float32, int32 indices:
+// (plus one child for the scalar build), one thread, float32 (and the 16-bit
+// columns), int32 indices:
 //
 //   copy      unpool's copying API (fresh result arrays), SIMD build
+//   float16, bfloat16  the same with 16-bit values (Uint16Array + dtype)
 //   out       the same with caller-supplied `out` arrays
 //   resident  WasmTensors: input uploaded once, results left in module memory
 //             (each call allocates its results and disposes them)
@@ -124,7 +126,7 @@ for (let run = 1; run <= RUNS; ++run) {
   const all = {};
   console.error(`bench: run ${run} of ${RUNS}: side by side: unpool (SIMD: copy, out, resident), ` +
                 `hand-written JS${ort ? ', ONNX Runtime Web' : ''}`);
-  merge(all, await suite.benchSideBySide(u, ort, ['copy', 'out', 'resident'], WORKLOADS, timing,
+  merge(all, await suite.benchSideBySide(u, ort, ['copy', 'out', 'resident', 'float16', 'bfloat16'], WORKLOADS, timing,
                                          (w) => console.error(`  ${w}`)));
   if (!flag('--no-scalar')) {
     console.error('bench: unpool (scalar build, child process)');
@@ -181,7 +183,8 @@ if (flag('--write')) {
     begin, '## JavaScript API', '',
     `Command: \`npm run bench\` (\`node bench/js/bench.mjs --write\`), which also runs the native`,
     'C++ op benchmark (`build/bench/unpool_bench`) in the same session. Columns: `copy` the',
-    'default API (fresh result arrays), `out` caller-supplied result arrays, `resident`',
+    'default API (fresh result arrays), `float16` and `bfloat16` the same with 16-bit values,',
+    '`out` caller-supplied result arrays, `resident`',
     'WasmTensors (input uploaded once; results allocated in module memory and disposed each',
     'call), `scalar` the fallback build, `js` hand-written JavaScript (bench/js/reference.mjs),',
     '`ort` ONNX Runtime Web (MaxPool with Indices, MaxUnpool), `native` g++ -O3, `floor` the',

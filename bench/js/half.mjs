@@ -9,24 +9,14 @@
 // where the global exists.
 //
 // Usage: node bench/js/half.mjs [dist] [--reps 21]
-import { runCases, input } from './suite.mjs';
+import { runCases, input, halfBits } from './suite.mjs';
 import { openDist } from './cli.mjs';
 
 const { u, reps } = await openDist();
 const shape = [1, 64, 112, 112];
-const n = shape.reduce((p, d) => p * d, 1);
 const f32 = input(shape);
-// 16-bit inputs by truncation (any finite pattern serves a timing):
-// bfloat16 is the top half of each float32, float16 its exponent rebiased
-// and its mantissa cut to 10 bits (|x| < 2^8: no overflow).
-const bf16 = new Uint16Array(n);
-const u32 = new Uint32Array(f32.buffer);
-for (let i = 0; i < n; ++i) bf16[i] = u32[i] >>> 16;
-const f16 = new Uint16Array(n);
-for (let i = 0; i < n; ++i) {
-  const b = u32[i], sign = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112;
-  f16[i] = e <= 0 ? sign : sign | (e << 10) | ((b >>> 13) & 0x3ff);  // |x| < 2^8: no overflow
-}
+const f16 = halfBits(f32, 'float16');
+const bf16 = halfBits(f32, 'bfloat16');
 const tensors = {
   float32: { data: f32, shape },
   float16: { data: f16, shape, dtype: 'float16' },

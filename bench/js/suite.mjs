@@ -26,6 +26,20 @@ export function input(shape, seed = 1) {
   return x;
 }
 
+/**
+ * The bits of `input()`'s float32 values as float16 or bfloat16, truncated
+ * (any finite pattern serves a timing): bfloat16 is each float32's top
+ * half, float16 its exponent rebiased and its mantissa cut to 10 bits
+ * (|x| < 2^8: no overflow).
+ */
+export function halfBits(f32, dtype) {
+  return Uint16Array.from(new Uint32Array(f32.buffer, f32.byteOffset, f32.length), (b) => {
+    if (dtype === 'bfloat16') return b >>> 16;
+    const sign = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112;
+    return e <= 0 ? sign : sign | (e << 10) | ((b >>> 13) & 0x3ff);
+  });
+}
+
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -94,6 +108,15 @@ export function unpoolCases(u, w, variants) {
     const yOpts = { ...opts, out: y };
     cases['pool out'] = () => pool(x, outOpts);
     cases['unpool out'] = () => unpool(pooled.output, pooled.indices, yOpts);
+  }
+  // 16-bit values with the copying API, as a Uint16Array of bits and `dtype`
+  // (every engine).
+  for (const dtype of ['float16', 'bfloat16']) {
+    if (!variants.includes(dtype)) continue;
+    const xh = { data: halfBits(x.data, dtype), shape: w.shape, dtype };
+    const ph = pool(xh, opts);
+    cases[`pool ${dtype}`] = () => pool(xh, opts);
+    cases[`unpool ${dtype}`] = () => unpool(ph.output, ph.indices, opts);
   }
   if (variants.includes('resident')) {
     const xr = u.uploadTensor(x);
@@ -259,8 +282,8 @@ const fmt = (us) => (us === undefined ? '–' : us >= 1000 ? `${(us / 1000).toFi
 const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
 const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(r < 10 ? 2 : 1)}x`);
 
-const ALL_COLUMNS = ['copy', 'out', 'resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'native', 'floor',
-                     'out floor'];
+const ALL_COLUMNS = ['copy', 'out', 'resident', 'float16', 'bfloat16', 'scalar copy', 'scalar resident', 'js',
+                     'ort', 'native', 'floor', 'out floor'];
 
 /** Cell by cell, the median over `runs` (each `{ workload: { case: µs } }`). */
 export function medianOfRuns(runs) {
@@ -290,7 +313,8 @@ export function tables(all, workloads, columns = ALL_COLUMNS, runs = undefined) 
         const tt = (c) => r[w.name]?.[`${op} ${c}`];
         return [ratio(tt('js'), tt('copy')), ratio(tt('ort'), tt('copy')), ratio(tt('ort'), tt('out')),
                 ratio(tt('resident'), tt('native')), ratio(tt('scalar copy'), tt('copy')),
-                ratio(tt('js'), tt('floor')), ratio(tt('ort'), tt('floor')), ratio(tt('ort'), tt('out floor'))];
+                ratio(tt('js'), tt('floor')), ratio(tt('ort'), tt('floor')), ratio(tt('ort'), tt('out floor')),
+                ratio(tt('float16'), tt('copy')), ratio(tt('bfloat16'), tt('copy'))];
       };
       let cells = ratios(all).map(fmtRatio);
       if (runs !== undefined && runs.length > 1) {
@@ -312,7 +336,8 @@ const lines = [
   ...rows.map((r) => `| ${r.workload} | ${r.op} | ${r.times.map(fmt).join(' | ')} |`),
 ];
 const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', 'resident / native', 'scalar / SIMD (copy)',
-                     'js / floor', 'ort / floor', 'ort / out floor'];
+                     'js / floor', 'ort / floor', 'ort / out floor', 'float16 / float32 time (copy)',
+                     'bfloat16 / float32 time (copy)'];
 const ratioLines = [
   `| ${ratioHeader.join(' | ')} |`,
   `|${ratioHeader.map(() => '---').join('|')}|`,
