@@ -201,8 +201,10 @@ function dtypeOf(fn: string, name: string, value: object, ort: boolean, data: un
     field = 'type';
     given = v.type;
   }
+  // Results carry their dtype, and are often the next call's input: the
+  // dtype the class implies is the common case, told by one comparison.
+  if (implied !== undefined && (given === undefined || given === implied.dtype)) return implied;
   if (given === undefined) {
-    if (implied !== undefined) return implied;
     const names = listed(holds.map((t) => `'${t.dtype}'`));
     throw new TypeError(`${fn}: ${name}.data is ${withArticle(describe(data))} of raw 16-bit ` +
         `floats; give ${name}.dtype ${names} to say which (an ONNX Runtime tensor ` +
