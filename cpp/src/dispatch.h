@@ -4,6 +4,7 @@
 #define UNPOOL_SRC_DISPATCH_H_
 
 #include <cstdint>
+#include <cstring>
 
 #include "ukernels/half.h"
 #include "unpool/types.h"
@@ -46,13 +47,15 @@ constexpr bool kNarrowPoolIndices = sizeof(void*) == 4;
 
 // Widens n int32 values at the start of `p` to int64 over the same bytes,
 // from the last down: element i's 8 bytes only overlap int32 elements >= i,
-// which are read before they are overwritten.
+// which are read before they are overwritten. Bytes are moved with memcpy:
+// the two types may not alias one another through pointers.
 inline void widen_indices(void* p, int64_t n) {
-  const int32_t* from = static_cast<const int32_t*>(p);
-  int64_t* to = static_cast<int64_t*>(p);
+  unsigned char* b = static_cast<unsigned char*>(p);
   for (int64_t i = n - 1; i >= 0; --i) {
-    const int32_t v = from[i];
-    to[i] = v;
+    int32_t v;
+    std::memcpy(&v, b + 4 * i, sizeof(v));
+    const int64_t w = v;
+    std::memcpy(b + 8 * i, &w, sizeof(w));
   }
 }
 
