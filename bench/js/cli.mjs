@@ -7,7 +7,9 @@ import { pathToFileURL } from 'node:url';
 export async function openDist(defaultReps = 21) {
   const args = process.argv.slice(2);
   const dist = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'dist';
-  const reps = Number(args[args.indexOf('--reps') + 1] || defaultReps);
+  const at = args.indexOf('--reps');
+  const reps = at >= 0 ? Number(args[at + 1]) : defaultReps;
+  if (!(reps >= 1)) throw new Error(`--reps needs a count >= 1, got ${args[at + 1]}`);
   const u = await import(pathToFileURL(path.resolve(dist, 'index.js')).href);
   await u.init();
   return { u, reps };

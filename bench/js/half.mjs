@@ -5,6 +5,10 @@
 //   - the unpool of its result: 16-bit at most 0.8x float32's time;
 //   - the resident pool (no copies), to set beside the native g++ -O3 figure
 //     of the same kernel (bench/native/run.sh 'op/pool_(f16|bf16)/2d/1x64x112x112').
+//   - the floor: the copies of a pool alone (values in, values and int64
+//     indices out into fresh arrays), no kernel. The indices are the same
+//     bytes for every dtype, so the 16-bit pool can come no closer to 0.5x
+//     than the floors allow.
 // 16-bit tensors are Uint16Array + dtype (every engine), and Float16Array
 // where the global exists.
 //
@@ -40,6 +44,21 @@ for (const k of Object.keys(tensors)) {
     r.indices.dispose();
   };
 }
+// The copies of the pool alone, through a wasm memory as the library's are.
+const n = f32.length / 4;
+const memory = new WebAssembly.Memory({ initial: Math.ceil((f32.length * 4 + n * 12) / 65536) });
+const floor = (x) => {
+  const xs = new x.constructor(memory.buffer, 0, x.length);
+  const ys = new x.constructor(memory.buffer, x.byteLength, n);
+  const is = new BigInt64Array(memory.buffer, x.byteLength + Math.ceil(ys.byteLength / 8) * 8, n);
+  return () => {
+    xs.set(x);
+    return [new x.constructor(ys), new BigInt64Array(is)];
+  };
+};
+cases['floor float32'] = floor(f32);
+cases['floor float16'] = floor(f16);
+
 // The same indices for every dtype whose values order as float32's do.
 const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 if (!same(pooled.bfloat16.indices.data, u.maxPool2d({ data: new Float32Array(new Uint32Array(Array.from(bf16, (h) => h << 16)).buffer), shape }, { kernelSize: 2 }).indices.data)) {
@@ -58,3 +77,5 @@ for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
     `unpool ${ratio(`unpool ${k}`, 'unpool float32')}x (target <= 0.8), ` +
     `resident pool ${t[`pool ${k} resident`].toFixed(0)} µs`);
 }
+console.log(`floor: copies alone, 16-bit ${ratio('floor float16', 'floor float32')}x float32's; ` +
+  `with no 16-bit kernel time at all the pool would be ${ratio('floor float16', 'pool float32')}x float32's`);

@@ -124,7 +124,7 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
       kernel(px + p * in_plane, a, scratch.view(), py + p * out_plane, pi + p * out_plane);
     }
   });
-  if (widen && r.ok()) internal::widen_indices(indices, g.planes * out_plane);
+  if (widen && r.ok()) ukernels::config::widen_indices(indices, g.planes * out_plane);
   return internal::report(r, error);
 }
 

@@ -4,7 +4,6 @@
 #define UNPOOL_SRC_DISPATCH_H_
 
 #include <cstdint>
-#include <cstring>
 
 #include "ukernels/half.h"
 #include "unpool/types.h"
@@ -45,23 +44,9 @@ void dispatch(DType dtype, IndexType index_type, F&& f) {
 // indices only, which halves their code. 64-bit targets run int64 kernels.
 constexpr bool kNarrowPoolIndices = sizeof(void*) == 4;
 
-// Widens n int32 values at the start of `p` to int64 over the same bytes,
-// from the last down: element i's 8 bytes only overlap int32 elements >= i,
-// which are read before they are overwritten. Bytes are moved with memcpy:
-// the two types may not alias one another through pointers.
-inline void widen_indices(void* p, int64_t n) {
-  unsigned char* b = static_cast<unsigned char*>(p);
-  for (int64_t i = n - 1; i >= 0; --i) {
-    int32_t v;
-    std::memcpy(&v, b + 4 * i, sizeof(v));
-    const int64_t w = v;
-    std::memcpy(b + 8 * i, &w, sizeof(w));
-  }
-}
-
 // dispatch for the ops that write indices: with kNarrowPoolIndices, f sees
 // int32 indices for both index types. Returns true when the caller must
-// widen them (widen_indices) once the run has succeeded.
+// widen them (ukernels::config::widen_indices) once the run has succeeded.
 template <typename F>
 bool dispatch_pool(DType dtype, IndexType index_type, F&& f) {
   if (!kNarrowPoolIndices) {

@@ -211,7 +211,7 @@ Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* 
                             static_cast<I*>(indices));
     }
   });
-  if (widen && c.ok()) internal::widen_indices(indices, g.planes * g.out_plane());
+  if (widen && c.ok()) ukernels::config::widen_indices(indices, g.planes * g.out_plane());
   return internal::report(c, error);
 }
 

@@ -67,7 +67,7 @@ Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
                                 });
     }
   });
-  if (widen) internal::widen_indices(indices, g.planes * g.out_plane());
+  if (widen) ukernels::config::widen_indices(indices, g.planes * g.out_plane());
   return Status::kOk;
 }
 

@@ -121,9 +121,10 @@ void model(const std::vector<uint16_t>& taps, const std::vector<int64_t>& at, ui
   }
 }
 
-// Values with ties, +-0, +-inf, NaNs of both signs, subnormals.
+// Values with ties, +-0, +-inf, subnormals, and NaNs of both signs unless
+// `nan` is false (the SIMD kernel's ordered pass).
 template <typename H>
-std::vector<H> row_data(size_t n, uint32_t seed) {
+std::vector<H> row_data(size_t n, uint32_t seed, bool nan = true) {
   static const uint16_t kF16[] = {0x3c00, 0x3c00, 0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00,
                                   0xfe01, 0x0001, 0x8001, 0x4000, 0xc000, 0x7bff, 0x3555};
   static const uint16_t kBF16[] = {0x3f80, 0x3f80, 0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0,
@@ -133,63 +134,77 @@ std::vector<H> row_data(size_t n, uint32_t seed) {
   for (auto& e : v) {
     a = a * 1664525u + 1013904223u;
     const uint16_t* t = std::is_same<H, Float16>::value ? kF16 : kBF16;
-    e.bits = t[(a >> 10) % 14];
+    do {
+      a = a * 1664525u + 1013904223u;
+      e.bits = t[(a >> 10) % 14];
+    } while (!nan && (e.bits & 0x7fff) > HalfTraits<H>::kInf);
   }
   return v;
 }
 
 template <typename H>
 void check_row_kernels() {
-  // Rows of a 2d plane W wide, pooled 1d along W: k2s2 with padding 0 and 1,
-  // and k3s1, over 1 and 2 window rows.
-  for (int64_t W : {1, 2, 3, 7, 16, 17, 18, 33, 40}) {
+  // Runs of `count` output rows over a 2d plane W wide, 2 count rows high,
+  // pooled 1d along W: k2s2 with padding 0 and 1, and k3s1, over 1 and 2
+  // window rows, on data with and without NaN.
+  for (int64_t W : {1, 2, 3, 7, 16, 17, 18, 33, 40, 70}) {
     for (int64_t nrows : {1, 2}) {
-      for (auto geo : {std::array<int64_t, 3>{2, 2, 0}, {2, 2, 1}, {3, 1, 1}}) {
-        const int64_t k = geo[0], s = geo[1], pad = geo[2];
-        const int64_t out = (W + 2 * pad - k) / s + 1;
-        if (out < 1) continue;
-        const std::vector<H> x =
-            row_data<H>(static_cast<size_t>(2 * W), static_cast<uint32_t>(W * 31 + nrows));
-        const int64_t rows[2] = {0, W};
-        ArgmaxRow r{rows, nrows, 0, W, out, k, s, pad, 1, 1, 0};
-        std::vector<H> y(static_cast<size_t>(out));
-        std::vector<int32_t> idx(static_cast<size_t>(out));
-        unpool::ukernels::argmaxpool_row_half__scalar<H, int32_t>(x.data(), r, y.data(),
-                                                                  idx.data());
-        for (int64_t ow = 0; ow < out; ++ow) {
-          std::vector<uint16_t> taps;
-          std::vector<int64_t> at;
-          int64_t w0 = ow * s - pad;
-          const int64_t w1 = std::min(w0 + k, W);
-          w0 = std::max<int64_t>(w0, 0);
-          for (int64_t row = 0; row < nrows; ++row) {
-            for (int64_t w = w0; w < w1; ++w) {
-              taps.push_back(x[static_cast<size_t>(row * W + w)].bits);
-              at.push_back(row * W + w);
+      for (int64_t count : {1, 3}) {
+        for (bool nan : {true, false}) {
+          for (auto geo : {std::array<int64_t, 3>{2, 2, 0}, {2, 2, 1}, {3, 1, 1}}) {
+            const int64_t k = geo[0], s = geo[1], pad = geo[2];
+            const int64_t out = (W + 2 * pad - k) / s + 1;
+            if (out < 1) continue;
+            const std::vector<H> x = row_data<H>(static_cast<size_t>(2 * W * count),
+                                                 static_cast<uint32_t>(W * 31 + nrows), nan);
+            const int64_t rows[2] = {0, W};
+            ArgmaxRow r{rows, nrows, 0, W, out, k, s, pad, 1, count, 2 * W};
+            const size_t n = static_cast<size_t>(out * count);
+            std::vector<H> y(n);
+            std::vector<int32_t> idx(n);
+            unpool::ukernels::argmaxpool_row_half__scalar<H, int32_t>(x.data(), r, y.data(),
+                                                                      idx.data());
+            for (int64_t t = 0; t < count; ++t) {
+              for (int64_t ow = 0; ow < out; ++ow) {
+                std::vector<uint16_t> taps;
+                std::vector<int64_t> at;
+                int64_t w0 = ow * s - pad;
+                const int64_t w1 = std::min(w0 + k, W);
+                w0 = std::max<int64_t>(w0, 0);
+                for (int64_t row = 0; row < nrows; ++row) {
+                  for (int64_t w = w0; w < w1; ++w) {
+                    const int64_t o = t * 2 * W + row * W + w;
+                    taps.push_back(x[static_cast<size_t>(o)].bits);
+                    at.push_back(o);
+                  }
+                }
+                uint16_t want_bits;
+                int64_t want_at;
+                model<H>(taps, at, &want_bits, &want_at);
+                const size_t o = static_cast<size_t>(t * out + ow);
+                ASSERT_EQ(y[o].bits, want_bits) << "W=" << W << " t=" << t << " ow=" << ow;
+                ASSERT_EQ(idx[o], want_at) << "W=" << W << " t=" << t << " ow=" << ow;
+              }
             }
-          }
-          uint16_t want_bits;
-          int64_t want_at;
-          model<H>(taps, at, &want_bits, &want_at);
-          ASSERT_EQ(y[static_cast<size_t>(ow)].bits, want_bits) << "W=" << W << " ow=" << ow;
-          ASSERT_EQ(idx[static_cast<size_t>(ow)], want_at) << "W=" << W << " ow=" << ow;
-        }
 #ifdef __wasm_simd128__
-        if (!unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2_applies<H, int32_t>(r)) continue;
-        std::vector<H> y2(static_cast<size_t>(out));
-        std::vector<int32_t> i2(static_cast<size_t>(out));
-        std::vector<int64_t> i3(static_cast<size_t>(out));
-        unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int32_t>(x.data(), r, y2.data(),
-                                                                         i2.data());
-        unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int64_t>(x.data(), r, y2.data(),
-                                                                         i3.data());
-        for (int64_t ow = 0; ow < out; ++ow) {
-          ASSERT_EQ(y2[static_cast<size_t>(ow)].bits, y[static_cast<size_t>(ow)].bits)
-              << W << " " << ow;
-          ASSERT_EQ(i2[static_cast<size_t>(ow)], idx[static_cast<size_t>(ow)]) << W << " " << ow;
-          ASSERT_EQ(i3[static_cast<size_t>(ow)], idx[static_cast<size_t>(ow)]) << W << " " << ow;
-        }
+            if (!unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2_applies<H, int32_t>(r)) {
+              continue;
+            }
+            std::vector<H> y2(n);
+            std::vector<int32_t> i2(n);
+            std::vector<int64_t> i3(n);
+            unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int32_t>(x.data(), r, y2.data(),
+                                                                             i2.data());
+            unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int64_t>(x.data(), r, y2.data(),
+                                                                             i3.data());
+            for (size_t o = 0; o < n; ++o) {
+              ASSERT_EQ(y2[o].bits, y[o].bits) << W << " " << o << " nan " << nan;
+              ASSERT_EQ(i2[o], idx[o]) << W << " " << o << " nan " << nan;
+              ASSERT_EQ(i3[o], idx[o]) << W << " " << o << " nan " << nan;
+            }
 #endif
+          }
+        }
       }
     }
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -145,6 +146,28 @@ TEST(Ukernel, CheckIndicesVariantsAgree) {
     check_index_checks<int32_t>(rng, n);
     check_index_checks<int64_t>(rng, n);
     if (HasFatalFailure()) return;
+  }
+}
+
+// Every widening variant turns n int32 offsets into the same int64 ones in
+// place, over the first 8 n bytes only.
+TEST(Ukernel, WidenIndicesVariantsAgree) {
+  std::mt19937 rng(6);
+  for (int64_t n : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100, 1001}) {
+    std::vector<int32_t> src(static_cast<size_t>(n));
+    for (auto& v : src) v = static_cast<int32_t>(rng());
+    for (const auto& v : uk::kWidenIndicesVariants) {
+      // Two guard elements past the result keep their bits.
+      std::vector<int64_t> buf(static_cast<size_t>(n) + 2, int64_t{0x5a5a5a5a5a5a5a5a});
+      std::memcpy(buf.data(), src.data(), src.size() * sizeof(int32_t));
+      v.fn(buf.data(), n);
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(buf[static_cast<size_t>(i)], int64_t{src[static_cast<size_t>(i)]})
+            << v.name << " n " << n << " i " << i;
+      }
+      ASSERT_EQ(buf[static_cast<size_t>(n)], int64_t{0x5a5a5a5a5a5a5a5a}) << v.name;
+      ASSERT_EQ(buf[static_cast<size_t>(n) + 1], int64_t{0x5a5a5a5a5a5a5a5a}) << v.name;
+    }
   }
 }
 

@@ -150,115 +150,157 @@ void scatter_add_half_in_range__scalar(const H* go, const I* idx, int64_t n, int
 
 namespace half_simd {
 
-// Keys of 8 values: the magnitude, negated for negative values, and
-// kNaNKey for NaN; `nan` receives the NaN lanes.
-template <typename H>
-inline v128_t keys(v128_t v, v128_t* nan) {
-  const v128_t mag = wasm_v128_and(v, wasm_i16x8_splat(0x7fff));
-  const v128_t neg = wasm_i16x8_shr(v, 15);  // 0 or -1
-  *nan = wasm_i16x8_gt(mag, wasm_i16x8_splat(static_cast<int16_t>(HalfTraits<H>::kInf)));
-  const v128_t k = wasm_i16x8_sub(wasm_v128_xor(mag, neg), neg);
-  return wasm_v128_bitselect(wasm_i16x8_splat(kNaNKey), k, *nan);
+// A 16-bit value's bits as the top half of a float32 order the values as
+// they are (bfloat16: that float32 is the value; float16: its sign and
+// magnitude land on float32's, and positive float32 bit patterns order as
+// integers), with +-0 equal, for every value that is not NaN. A v128 of 8
+// values holds 4 pairs (even, odd), one per int32 lane, the even value in
+// the low half, so a shift gives the even values' floats and a mask the odd
+// ones': no shuffle deinterleaves them.
+inline v128_t even_as_f32(v128_t v) { return wasm_i32x4_shl(v, 16); }
+inline v128_t odd_as_f32(v128_t v) { return wasm_v128_and(v, wasm_i32x4_splat(-65536)); }
+
+// The 4 pairs of v128 `v` (one window row of 4 windows): the winner as a
+// float32 (its bits in the top half) and minus its offset in the window
+// (`dist`: the row's distance from the first row), as the f32 kernel's
+// pair_winner_ordered.
+inline void ordered_pairs(v128_t v, v128_t dist, v128_t* best, v128_t* neg) {
+  const v128_t even = even_as_f32(v), odd = odd_as_f32(v);
+  *best = wasm_f32x4_pmax(even, odd);
+  *neg = wasm_i32x4_sub(wasm_f32x4_lt(even, odd), dist);
+}
+inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
+  const v128_t m = wasm_f32x4_lt(*best, b);
+  *best = wasm_f32x4_pmax(*best, b);
+  *neg = wasm_v128_bitselect(n, *neg, m);
 }
 
-// One tap after the first for 8 lanes: where it wins (greater, or NaN), its
-// bits and its offset `off` in the window replace the running ones. The
-// running key is the maximum key so far (kNaNKey once a NaN was seen), so
-// a max replaces a select.
-template <typename H>
-inline void take(v128_t v, int16_t off, v128_t* key, v128_t* bits, v128_t* at) {
-  v128_t nan;
-  const v128_t k = keys<H>(v, &nan);
-  const v128_t t = wasm_v128_or(wasm_i16x8_gt(k, *key), nan);
-  *key = wasm_i16x8_max(k, *key);
-  *bits = wasm_v128_bitselect(v, *bits, t);
-  *at = wasm_v128_bitselect(wasm_i16x8_splat(off), *at, t);
-}
-
-// Stores 4 offsets `first + 2 j + at` (at: the winner's offset in its
-// window, from 4 int32 lanes).
+// The offsets of 4 windows: `base` minus `neg` (minus each winner's offset
+// in its window).
 template <typename I>
-inline void store_indices(v128_t at4, int32_t first, I* idx);
-
-template <>
-inline void store_indices<int32_t>(v128_t at4, int32_t first, int32_t* idx) {
-  const v128_t base = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 2, 4, 6));
-  wasm_v128_store(idx, wasm_i32x4_add(base, at4));
+inline void store_indices(v128_t base, v128_t neg, I* idx) {
+  const v128_t a = wasm_i32x4_sub(base, neg);
+  if constexpr (sizeof(I) == 4) {
+    wasm_v128_store(idx, a);
+  } else {
+    int32_t v[4];
+    wasm_v128_store(v, a);
+    for (int j = 0; j < 4; ++j) idx[j] = v[j];
+  }
 }
 
-template <>
-inline void store_indices<int64_t>(v128_t at4, int32_t first, int64_t* idx) {
-  int32_t v[4];
-  store_indices<int32_t>(at4, first, v);
-  for (int j = 0; j < 4; ++j) idx[j] = v[j];
+// The first taps' offsets of the 8 windows from `first` on (k2s2: 2 apart).
+inline void window_starts(int64_t first, v128_t base[2]) {
+  const int32_t f = static_cast<int32_t>(first);
+  base[0] = wasm_i32x4_make(f, f + 2, f + 4, f + 6);
+  base[1] = wasm_i32x4_add(base[0], wasm_i32x4_splat(8));
 }
 
 }  // namespace half_simd
 
-// kernel 2, stride 2, dilation 1 along W (guard:
-// argmaxpool_row_half__wasmsimd_k2s2_applies): 8 interior output columns per
-// step, every window row's pairs deinterleaved into even and odd columns;
-// the winner's offset in its window (0, 1, then the second row's) is kept
-// per 16-bit lane, so rows whose distance passes 32766 elements, and
-// windows of more than two rows, take the scalar kernel. Offsets must fit
-// int32 (the guard says so).
+// kernel 2, stride 2, dilation 1 along W, one or two window rows (the
+// guard below): the interior columns of all output rows of `r`, 8 per step
+// (end - begin >= 8), each window row's 16 values two v128s of 4 pairs. The
+// tail group overlaps the last full one (the same bits written twice).
+//
+// Each output row runs as if it held no NaN, the values compared as float32
+// (half_simd::even_as_f32), as the f32 kernel's ordered pass does: each
+// window row's pair is decided on its own and the pair winners folded, the
+// same pick as folding the taps in order (the rule is associative). The
+// largest magnitude seen is kept on the side; if it is a NaN's, the row is
+// done again by the scalar kernel, overwriting it (rows with NaN are rare;
+// a SIMD copy of the NaN rule made the module larger than it may be).
 template <typename H, typename I>
-void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I* idx) {
-  int64_t begin, end;
-  interior_columns(r, 0, &begin, &end);
-  for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, H* yt, I* it) {
-    const int64_t o0 = row.nrows > 0 ? row.first_row + row.rows[0] : 0;
-    const int64_t o1 = row.nrows > 0 ? row.first_row + row.rows[row.nrows - 1] : 0;
-    if (row.nrows == 0 || row.nrows > 2 || o1 - o0 > 32766) {
-      argmaxpool_cols_half__scalar(x, row, 0, row.out_width, yt, it);
-      return;
-    }
-    argmaxpool_cols_half__scalar(x, row, 0, begin, yt, it);
-    const int16_t d = static_cast<int16_t>(o1 - o0);
-    int64_t ow = begin;
-    for (; ow + 8 <= end; ow += 8) {
-      const int64_t w = 2 * ow - row.pad;
-      const H* p0 = x + o0 + w;
-      v128_t lo = wasm_v128_load(p0), hi = wasm_v128_load(p0 + 8);
-      v128_t even =
-          wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-      v128_t odd =
-          wasm_i8x16_shuffle(lo, hi, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
-      // The window's first tap always wins against the -inf start.
-      v128_t nan;
-      v128_t key = half_simd::keys<H>(even, &nan);
-      v128_t bits = even;
-      v128_t at = wasm_i16x8_splat(0);
-      half_simd::take<H>(odd, 1, &key, &bits, &at);
-      if (row.nrows == 2) {
-        const H* p1 = x + o1 + w;
-        lo = wasm_v128_load(p1);
-        hi = wasm_v128_load(p1 + 8);
-        even = wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-        odd =
-            wasm_i8x16_shuffle(lo, hi, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
-        half_simd::take<H>(even, d, &key, &bits, &at);
-        half_simd::take<H>(odd, static_cast<int16_t>(d + 1), &key, &bits, &at);
+__attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxRow& r,
+                                                       int64_t begin, int64_t end, H* y, I* idx) {
+  static_assert(sizeof(void*) == 4, "offsets in int32 lanes need a wasm32 memory");
+  const int64_t pad = r.pad, ow_n = r.out_width;
+  const bool two = r.nrows == 2;
+  const int64_t d1 = two ? r.rows[1] : 0;
+  const v128_t dist = wasm_i32x4_splat(static_cast<int32_t>(d1));
+  const v128_t mag_mask = wasm_i16x8_splat(0x7fff);
+  const v128_t inf = wasm_i16x8_splat(static_cast<int16_t>(HalfTraits<H>::kInf));
+  for (int64_t t = 0; t < r.count; ++t) {
+    const int64_t first = r.first_row + t * r.step;
+    const H* const row0 = x + first;
+    H* const yt = y + t * ow_n;
+    I* const it = idx + t * ow_n;
+    v128_t seen = wasm_i16x8_splat(0);  // the largest magnitude, unsigned
+    // 8 output columns from ow on; base: their windows' first offsets.
+    auto group = [&](int64_t ow, const v128_t base[2]) {
+      const H* const p = row0 + 2 * ow - pad;
+      const v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
+      seen = wasm_u16x8_max(
+          seen, wasm_u16x8_max(wasm_v128_and(lo, mag_mask), wasm_v128_and(hi, mag_mask)));
+      v128_t best_lo, neg_lo, best_hi, neg_hi;
+      half_simd::ordered_pairs(lo, wasm_i32x4_splat(0), &best_lo, &neg_lo);
+      half_simd::ordered_pairs(hi, wasm_i32x4_splat(0), &best_hi, &neg_hi);
+      if (two) {
+        const v128_t lo1 = wasm_v128_load(p + d1), hi1 = wasm_v128_load(p + d1 + 8);
+        seen = wasm_u16x8_max(
+            seen, wasm_u16x8_max(wasm_v128_and(lo1, mag_mask), wasm_v128_and(hi1, mag_mask)));
+        v128_t b, n;
+        half_simd::ordered_pairs(lo1, dist, &b, &n);
+        half_simd::combine_ordered(&best_lo, &neg_lo, b, n);
+        half_simd::ordered_pairs(hi1, dist, &b, &n);
+        half_simd::combine_ordered(&best_hi, &neg_hi, b, n);
       }
-      wasm_v128_store(yt + ow, bits);
-      const int32_t first = static_cast<int32_t>(o0 + w);
-      half_simd::store_indices<I>(wasm_i32x4_extend_low_i16x8(at), first, it + ow);
-      half_simd::store_indices<I>(wasm_i32x4_extend_high_i16x8(at), first + 8, it + ow + 4);
+      // The winners' bits: the top halves.
+      wasm_v128_store(yt + ow, wasm_i8x16_shuffle(best_lo, best_hi, 2, 3, 6, 7, 10, 11, 14, 15, 18,
+                                                  19, 22, 23, 26, 27, 30, 31));
+      half_simd::store_indices(base[0], neg_lo, it + ow);
+      half_simd::store_indices(base[1], neg_hi, it + ow + 4);
+    };
+    v128_t base[2];
+    half_simd::window_starts(first + 2 * begin - pad, base);
+    int64_t ow = begin;
+    for (;;) {
+#pragma clang loop unroll(disable)
+      for (; ow + 8 <= end; ow += 8) {
+        group(ow, base);
+        base[0] = wasm_i32x4_add(base[0], wasm_i32x4_splat(16));
+        base[1] = wasm_i32x4_add(base[1], wasm_i32x4_splat(16));
+      }
+      if (ow == end) break;
+      ow = end - 8;
+      half_simd::window_starts(first + 2 * ow - pad, base);
     }
-    argmaxpool_cols_half__scalar(x, row, ow, row.out_width, yt, it);
-  });
+    if (!wasm_v128_any_true(wasm_u16x8_gt(seen, inf))) continue;
+    ArgmaxRow row = r;
+    row.count = 1;
+    row.first_row = first;
+    argmaxpool_cols_half__scalar(x, row, begin, end, yt, it);
+  }
 }
 
-#endif  // __wasm_simd128__
-
-// When argmaxpool_row_half__wasmsimd_k2s2 applies: its geometry, and every
-// offset the run of rows reads fits the int32 lanes it computes them in.
+// The guard: kernel 2, stride 2, dilation 1 along W, and every offset the
+// run of rows reads fits the int32 lanes it computes them in. Runs with more
+// than two window rows, or fewer interior columns than 8, go to the scalar
+// kernel whole.
 template <typename T, typename I>
 inline bool argmaxpool_row_half__wasmsimd_k2s2_applies(const ArgmaxRow& r) {
   const int64_t last =
       r.first_row + (r.nrows > 0 ? r.rows[r.nrows - 1] : 0) + (r.count - 1) * r.step + r.width;
   return is_half_v<T> && r.kernel == 2 && r.stride == 2 && r.dilation == 1 && last <= INT32_MAX;
 }
+template <typename H, typename I>
+void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I* idx) {
+  int64_t begin, end;
+  interior_columns(r, 0, &begin, &end);
+  if (r.nrows == 0 || r.nrows > 2 || end - begin < 8) {
+    argmaxpool_row_half__scalar(x, r, y, idx);
+    return;
+  }
+  if (begin > 0 || end < r.out_width) {
+    for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, H* yt, I* it) {
+      argmaxpool_cols_half__scalar(x, row, 0, begin, yt, it);
+      argmaxpool_cols_half__scalar(x, row, end, row.out_width, yt, it);
+    });
+  }
+  argmax_groups_half_k2s2(x, r, begin, end, y, idx);
+}
+
+#endif  // __wasm_simd128__
 
 }  // namespace ukernels
 }  // namespace unpool

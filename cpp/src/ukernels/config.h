@@ -22,7 +22,9 @@
 //                                     <= 2^22 (its scratch)
 //                                     any other                    argmaxpool_windows__scalar
 //                  ..._windows_nhwc   any                          argmaxpool_windows_nhwc__scalar
-//                  the other ops      any                          their __scalar variant
+//                  widen_indices      any                          widen_indices__wasmsimd
+//   scalar         widen_indices      any                          widen_indices__scalar
+//   both           the other ops      any                          their __scalar variant
 #ifndef UNPOOL_SRC_UKERNELS_CONFIG_H_
 #define UNPOOL_SRC_UKERNELS_CONFIG_H_
 
@@ -138,6 +140,11 @@ template <typename T, typename I>
 constexpr GatherNhwcFn<T, I> gather_nhwc = &gather_nhwc__scalar<T, I>;
 template <typename I>
 constexpr CheckIndicesFn<I> check_indices = &check_indices__scalar<I>;
+#ifdef __wasm_simd128__
+constexpr WidenIndicesFn widen_indices = &widen_indices__wasmsimd;
+#else
+constexpr WidenIndicesFn widen_indices = &widen_indices__scalar;
+#endif
 
 }  // namespace config
 }  // namespace ukernels

@@ -15,6 +15,7 @@
 #include "ukernels/scatter.h"
 #include "ukernels/scatter_nhwc.h"
 #include "ukernels/scatter_wasmsimd.h"
+#include "ukernels/widen.h"
 
 namespace unpool {
 namespace ukernels {
@@ -46,6 +47,7 @@ template <typename T, typename I>
 using GatherNhwcFn = void (*)(const T* go, const I* idx, int64_t n, int64_t channels, T* gi);
 template <typename I>
 using CheckIndicesFn = bool (*)(const I* idx, int64_t n, int64_t limit);
+using WidenIndicesFn = void (*)(void* p, int64_t n);
 
 // The guard of variants that take every value and index type.
 template <typename T, typename I>
@@ -126,6 +128,10 @@ constexpr Variant<GatherNhwcFn<T, I>, bool (*)()> kGatherNhwcVariants[] = {
 template <typename I>
 constexpr Variant<CheckIndicesFn<I>, bool (*)()> kCheckIndicesVariants[] = {
 #define UNPOOL_CHECK_INDICES_UKERNEL(fn) {#fn, &fn<I>, &any_types<int, I>},
+#include "ukernels/variants.inc"
+};
+constexpr Variant<WidenIndicesFn, bool (*)()> kWidenIndicesVariants[] = {
+#define UNPOOL_WIDEN_INDICES_UKERNEL(fn) {#fn, &fn, &any_types<int, int>},
 #include "ukernels/variants.inc"
 };
 
