@@ -5,7 +5,11 @@
 //     maxPool2d with k = s = 2;
 //   - adaptive to 40x40 (uneven, overlapping windows) and fractional with
 //     kernel 2 to 56x56 against a straightforward hand-written JS loop
-//     (reference.mjs), with the copying API and with resident tensors;
+//     (reference.mjs), with the copying API and with resident tensors. The
+//     fractional windows of kernel 2 at in = 2 out sit at 2 o for every
+//     sample (alpha = 2), so they run the max pool's kernels; fractional
+//     with kernel 2 to 45x45 (alpha = 2.5: windows that overlap and skip)
+//     times the window kernel;
 //   - the unpool without kernel against the kernel one, same indices;
 //   - the floor: copying the tensors in and the results out, no kernel.
 //
@@ -19,6 +23,7 @@ const shape = [1, 64, 112, 112];
 const x = { data: input(shape), shape };
 const samples = { data: new Float32Array(64 * 2).map((_, i) => ((i * 0.6180339887) % 1)), shape: [1, 64, 2] };
 const frac = { kernelSize: 2, outputSize: [56, 56], randomSamples: samples };
+const frac45 = { kernelSize: 2, outputSize: [45, 45], randomSamples: samples };
 const xr = u.uploadTensor(x);
 const pooled = u.maxPool2d(x, { kernelSize: 2 });
 const held = [xr];
@@ -37,6 +42,8 @@ check('adaptive 40', u.adaptiveMaxPool2d(x, { outputSize: 40 }).indices.data,
   jsAdaptiveMaxPool2d(x.data, shape, 40, 40).idx);
 check('fractional', u.fractionalMaxPool2d(x, frac).indices.data,
   jsFractionalMaxPool2d(x.data, shape, 2, 56, 56, samples.data).idx);
+check('fractional 45', u.fractionalMaxPool2d(x, frac45).indices.data,
+  jsFractionalMaxPool2d(x.data, shape, 2, 45, 45, samples.data).idx);
 
 const cases = {
   'maxPool2d k2 s2': () => u.maxPool2d(x, { kernelSize: 2 }),
@@ -47,6 +54,9 @@ const cases = {
   'fractional k2 56': () => u.fractionalMaxPool2d(x, frac),
   'fractional k2 56 resident': resident(() => u.fractionalMaxPool2d(xr, { ...frac, resident: true })),
   'fractional k2 56 js': () => jsFractionalMaxPool2d(x.data, shape, 2, 56, 56, samples.data),
+  'fractional k2 45': () => u.fractionalMaxPool2d(x, frac45),
+  'fractional k2 45 resident': resident(() => u.fractionalMaxPool2d(xr, { ...frac45, resident: true })),
+  'fractional k2 45 js': () => jsFractionalMaxPool2d(x.data, shape, 2, 45, 45, samples.data),
   'unpool k2': () => u.maxUnpool2d(pooled.output, pooled.indices, { kernelSize: 2 }),
   'unpool without kernel': () => u.maxUnpool2d(pooled.output, pooled.indices, { outputSize: [112, 112] }),
   // The floor of a copying API: x in, 40x40 values and indices out.
@@ -66,5 +76,6 @@ console.log('');
 console.log(`adaptive 56 / maxPool2d k2 s2: ${(t['adaptive 56 (regular)'] / t['maxPool2d k2 s2']).toFixed(2)} (target <= 1.2)`);
 console.log(`adaptive 40: ${r('adaptive 40', 'adaptive 40 js')}x the JS loop (resident ${r('adaptive 40 resident', 'adaptive 40 js')}x; target >= 8)`);
 console.log(`fractional k2 56: ${r('fractional k2 56', 'fractional k2 56 js')}x the JS loop (resident ${r('fractional k2 56 resident', 'fractional k2 56 js')}x; target >= 8)`);
+console.log(`fractional k2 45 (irregular): ${r('fractional k2 45', 'fractional k2 45 js')}x the JS loop (resident ${r('fractional k2 45 resident', 'fractional k2 45 js')}x)`);
 console.log(`unpool without kernel / with: ${(t['unpool without kernel'] / t['unpool k2']).toFixed(2)} (target ~1)`);
 console.log(`floor (copies alone) vs the JS loop, adaptive 40: ${r('floor: copies of adaptive 40', 'adaptive 40 js')}x`);

@@ -131,6 +131,34 @@ void intervals(T u, int64_t in, int64_t out, int64_t kernel, int64_t* start, int
   for (int64_t i = 0; i < out; ++i) end[i] = start[i] + kernel;
 }
 
+// Samples [first, first + n) of a run, at `samples`: each in [0, 1].
+template <typename T>
+Check check_samples(const char* name, const T* samples, int64_t n, int64_t first) {
+  for (int64_t k = 0; k < n; ++k) {
+    const T u = samples[k];
+    if (!(u >= 0 && u <= 1)) {
+      return fail(Status::kInvalidArgument, Message() << name << ": randomSamples[" << first + k
+                                                      << "]=" << number(u) << " is outside [0, 1]");
+    }
+  }
+  return {};
+}
+
+// Whether the windows along a dim of `out` outputs start at o * s for one
+// s >= 1 (then its stride): a max pool's windows. They come whenever
+// alpha = (in - kernel) / (out - 1) is a whole number that the float
+// arithmetic keeps whole (kernel 2, in = 2 out: output ratio 0.5), unless a
+// sample sits so close to 1 that i + u rounds up.
+bool regular(const int64_t* start, int64_t out, int64_t* stride) {
+  const int64_t s = out > 1 ? start[1] - start[0] : 1;
+  if (start[0] != 0 || s < 1) return false;
+  for (int64_t o = 1; o < out; ++o) {
+    if (start[o] != o * s) return false;
+  }
+  *stride = s;
+  return true;
+}
+
 template <typename T, typename I>
 Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samples, T* y, I* idx) {
   const int dims = plan.dims;
@@ -159,14 +187,8 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
   const int* dim_of = dims == 2 ? kDim2 : kDim3;
   // Every sample is checked before the first write; this also keeps NaN out
   // of the integer conversions.
-  for (int64_t k = 0; k < g.planes * dims; ++k) {
-    const T u = samples[k];
-    if (!(u >= 0 && u <= 1)) {
-      return fail(Status::kInvalidArgument, Message() << plan.name << ": randomSamples["
-                                                      << g.first_plane * dims + k
-                                                      << "]=" << number(u) << " is outside [0, 1]");
-    }
-  }
+  Check c = check_samples(plan.name, samples, g.planes * dims, g.first_plane * dims);
+  if (!c.ok()) return c;
   const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
   const Scratch<T> scratch(g, ukernels::config::needs_window_scratch<T, I>(kernel));
   if (!scratch.ok()) return internal::no_memory(plan.name);
@@ -176,6 +198,25 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
       intervals(samples[p * dims + k], g.in[d], g.out[d], g.kernel[d], starts[d], ends[d]);
     }
     const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+    // A plane whose windows are a max pool's runs as one (its int32 indices
+    // are widened with the others').
+    Plan pool = plan;
+    Geometry& pg = pool.geometry;
+    if (regular(starts[0], g.out[0], &pg.stride[0]) &&
+        regular(starts[1], g.out[1], &pg.stride[1]) &&
+        regular(starts[2], g.out[2], &pg.stride[2])) {
+      pool.op = Op::kMaxPool;
+      pool.index_type = sizeof(I) == 4 ? IndexType::kInt32 : IndexType::kInt64;
+      for (int i = 0; i < 3; ++i) {
+        pg.kernel[i] = ends[i][0] - starts[i][0];
+        pg.pad[i] = 0;
+        pg.dilation[i] = 1;
+      }
+      const int64_t plane = g.first_plane + p;
+      run_max_pool(pool, PlaneRange{plane, plane + 1}, x + p * in_plane, y + p * out_plane,
+                   idx + p * out_plane, nullptr);
+      continue;
+    }
     kernel(x + p * in_plane, a, scratch.view(), y + p * out_plane, idx + p * out_plane);
   }
   return {};
@@ -194,6 +235,19 @@ Status plan_fractional_max_pool(const FractionalPoolParams& params, const Shape&
   if (c.ok()) *plan = p;
   return internal::report(c, error);
 }
+
+namespace internal {
+
+Check check_fractional_samples(const Plan& plan, const void* samples) {
+  const int64_t n = plan.geometry.planes * plan.dims;
+  if (plan.dtype == DType::kFloat64) {
+    return check_samples(plan.name, static_cast<const double*>(samples), n, 0);
+  }
+  // float32: 16-bit plans are refused when planned.
+  return check_samples(plan.name, static_cast<const float*>(samples), n, 0);
+}
+
+}  // namespace internal
 
 Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* x,
                                const void* random_samples, void* y, void* indices,

@@ -85,6 +85,9 @@ Status check_indices(const Plan& plan, const void* indices, std::string* error) 
   if (plan.op == Op::kMaxPoolBackward) {
     return internal::report(internal::check_pool_backward_indices(plan, indices), error);
   }
+  if (plan.op == Op::kFractionalMaxPool) {
+    return internal::report(internal::check_fractional_samples(plan, indices), error);
+  }
   if (plan.op != Op::kMaxUnpool && plan.op != Op::kMaxUnpoolBackward) {
     return internal::report(
         internal::fail(Status::kInvalidArgument, internal::Message() << plan.name << ": a plan of "

@@ -19,6 +19,9 @@ Check start_run(const Plan& plan, Op op, const PlaneRange& planes, Geometry* g);
 
 // check_indices of a max_pool_backward plan (max_pool_backward.cc).
 Check check_pool_backward_indices(const Plan& plan, const void* indices);
+// check_indices of a fractional_max_pool plan: its random samples
+// (fractional_max_pool.cc).
+Check check_fractional_samples(const Plan& plan, const void* samples);
 
 }  // namespace internal
 }  // namespace unpool

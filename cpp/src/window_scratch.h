@@ -1,5 +1,5 @@
 // Working memory of adaptive and fractional runs: window lists and the
-// scratch of ukernels::argmaxpool_windows__rows. The .wasm has no
+// scratch of ukernels::argmaxpool_windows__cols. The .wasm has no
 // exceptions, so a failed allocation must come back as a status (kTooLarge),
 // never as an abort: every buffer here is allocated with nothrow new.
 #ifndef UNPOOL_SRC_WINDOW_SCRATCH_H_
@@ -29,28 +29,28 @@ class Buffer {
   std::unique_ptr<T[]> p_;
 };
 
-// The scratch of argmaxpool_windows__rows for one plane of `g`, or none.
+// The scratch of argmaxpool_windows__cols for one plane of `g`, or none.
 template <typename T>
 class Scratch {
  public:
   Scratch(const Geometry& g, bool needed)
-      : rows_(needed ? g.in[0] * g.in[1] : 0),
-        best_(needed ? g.in[2] : 0),
-        col_(needed ? g.in[2] : 0),
-        row_best_(rows_ * g.out[2]),
-        row_col_(rows_ * g.out[2]) {}
+      : best_(needed ? g.in[2] : 0),
+        at_(needed ? g.in[2] : 0),
+        run_(needed ? g.in[2] : 0),
+        run_at_(needed ? g.in[2] : 0),
+        order_(needed ? g.out[2] : 0) {}
 
-  bool ok() const { return best_.ok() && col_.ok() && row_best_.ok() && row_col_.ok(); }
+  bool ok() const { return best_.ok() && at_.ok() && run_.ok() && run_at_.ok() && order_.ok(); }
   ukernels::WindowScratch<T> view() const {
-    return {best_.data(), col_.data(), row_best_.data(), row_col_.data(), rows_};
+    return {best_.data(), at_.data(), run_.data(), run_at_.data(), order_.data()};
   }
 
  private:
-  int64_t rows_;
   Buffer<T> best_;
-  Buffer<int32_t> col_;
-  Buffer<T> row_best_;
-  Buffer<int32_t> row_col_;
+  Buffer<int32_t> at_;
+  Buffer<T> run_;
+  Buffer<int32_t> run_at_;
+  Buffer<int32_t> order_;
 };
 
 // "adaptiveMaxPool2d: cannot allocate the working memory of this call".

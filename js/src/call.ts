@@ -18,6 +18,11 @@ export interface Input {
   /** The class of the data the caller gave: results of its dtype come back in it. */
   cls: ArrayClass;
   byteLength: number;
+  /**
+   * How many trailing dims hold one (n, c) plane's elements, when not the
+   * op's spatial dims (a fractional pool's samples: 1, their last dim).
+   */
+  planeDims?: number;
 }
 
 export function checkInput(fn: string, name: string, value: unknown, kind: Kind): Input {
@@ -70,14 +75,9 @@ export interface Call {
   dims: number;
   layout: 0 | 1;
   /**
-   * Whether a large channels-first call may run range of planes by range:
-   * the core must take plane ranges for the op.
-   */
-  streams: boolean;
-  /**
-   * Streamed into `out`: the input copied whole and checked (checkIndices)
-   * before the first range is written, so that a bad index leaves `out` as
-   * it was (-1: none).
+   * Streamed into `out`: the input copied whole and checked (checkIndices:
+   * indices, or a fractional pool's samples) before the first range is
+   * written, so that a bad index or sample leaves `out` as it was (-1: none).
    */
   checkFirst: number;
 }

@@ -5,8 +5,8 @@
 // - small: inputs fit half the arena: one crossing (runSmall) plans and runs
 //   into the arena, no allocation;
 // - streamed (streamed.ts): a large channels-first call with host data runs
-//   range of planes by range of planes through a buffer that stays in cache,
-//   for ops whose Call says `streams`;
+//   range of planes by range of planes through a buffer that stays in cache
+//   (every plan runs on a plane range);
 // - whole: one heap block for every buffer, one run.
 import type { Call, Output, OutputSpec, Sink } from './call.js';
 import { DTYPES, StorageArray } from './dtypes.js';
@@ -56,7 +56,7 @@ export function execute(rt: Runtime, c: Call): (TensorResult | WasmTensor)[] {
   const plan = rt.plans[c.op];
   rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.codes[c.dtype], rt.codes[c.indexType]));
   const outputs = known ?? outputsOf(rt, c);
-  return (c.streams && c.layout === 0 ? streamed(rt, c, outputs, plan) : undefined) ??
+  return (c.layout === 0 ? streamed(rt, c, outputs, plan) : undefined) ??
       whole(rt, c, outputs, plan);
 }
 

@@ -58,14 +58,16 @@ function fractionalValues(fn: string, name: string, i: Input): void {
 /** The random samples of a fractional pool: given (x's dtype), or drawn. */
 function samplesOf(fn: string, dims: number, xi: Input, value: unknown): Input {
   if (value === undefined) {
-    return checkInput(fn, 'randomSamples', drawSamples(fn, xi.shape, dims, xi.dtype), 'float');
+    const drawn = checkInput(fn, 'randomSamples', drawSamples(fn, xi.shape, dims, xi.dtype), 'float');
+    return { ...drawn, planeDims: 1 };
   }
   const si = checkInput(fn, 'randomSamples', value, 'float');
   if (si.dtype !== xi.dtype) {
     throw new TypeError(`${fn}: randomSamples must have the dtype of x (${xi.dtype}), ` +
         `got ${si.dtype}`);
   }
-  return si;
+  // A plane's samples: the last dim (the core checks the shape).
+  return { ...si, planeDims: 1 };
 }
 
 export function fractionalMaxPoolNd(dims: number, x: unknown,
@@ -83,7 +85,8 @@ export function fractionalMaxPoolNd(dims: number, x: unknown,
   const [output, indices] = run(runtimeOf(m), fn, 'fractionalMaxPool', g, xi.shape, si.shape,
                                 xi.dtype, indexType, [xi, si],
                                 [float(xi, outY, undefined, 'out.output'), indexOutput(indexType, outI)],
-                                mode.resident);
+                                // Streamed into `out`, every sample is checked first.
+                                mode.resident, 1);
   return { output, indices } as PoolResult;
 }
 

@@ -38,15 +38,6 @@ export interface SizeRange {
   max: number;
 }
 
-/** Whether an op may be streamed over plane ranges (every plan runs on a range). */
-// Fractional pooling's random samples are an input with `dims` values a plane,
-// which the plane ranges of the streamed path do not cut: it runs whole.
-const STREAMS: Readonly<Record<OpName, boolean>> = {
-  maxPool: true, maxUnpool: true, maxPoolBackward: true, maxUnpoolBackward: true,
-  adaptiveMaxPool: true, fractionalMaxPool: false, adaptiveMaxPoolBackward: true,
-  fractionalMaxPoolBackward: true,
-};
-
 // The core takes one shape for a values tensor and its indices.
 export function sameShape(fn: string, a: string, sa: readonly number[], b: string,
                    sb: readonly number[]): void {
@@ -67,7 +58,7 @@ export function run(rt: Runtime, fn: string, op: OpName, g: Geometry, shapeA: re
   rt.writeShape('shapeB', shapeB);
   const c: Call = {
     fn, op, dtype, indexType, inputs, outputs, resident, dims: g.dims, layout: g.layout,
-    streams: STREAMS[op], checkFirst,
+    checkFirst,
   };
   return execute(rt, c);
 }

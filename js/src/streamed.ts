@@ -61,7 +61,7 @@ export function streamed(rt: Runtime, c: Call, outputs: readonly Output[], plan:
   const planes = x.length === dims + 2 ? x[0] * x[1] : x[0];
   const whole = c.checkFirst >= 0 && outputs.some((o) => o.sink.kind === 'out')
     ? c.checkFirst : -1;
-  const perIn = inputs.map((i) => planeSize(i.shape, dims) * DTYPES[i.dtype].bytes);
+  const perIn = inputs.map((i) => planeSize(i.shape, i.planeDims ?? dims) * DTYPES[i.dtype].bytes);
   const perOut = outputs.map((o) => planeSize(o.shape, dims));
   let perPlane = 0;
   inputs.forEach((i, k) => { if (i.address === 0 && k !== whole) perPlane += perIn[k]; });

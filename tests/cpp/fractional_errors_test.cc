@@ -252,6 +252,8 @@ TEST(FractionalErrors, SampleValues) {
                {std::nextafter(1.0, 2.0), f32 ? "1" : "1.0000000000000002"},
                {1.0000001, f32 ? "1.00000012" : "1.0000001000000001"},
                {std::numeric_limits<double>::infinity(), "inf"}};
+    Values good(t, {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.0, 1.0});
+    EXPECT_EQ(unpool::check_indices(pl, good.data(), &err), Status::kOk) << err;
     for (const auto& b : bad) {
       std::vector<double> u = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8};
       u[5] = b.u;
@@ -268,6 +270,10 @@ TEST(FractionalErrors, SampleValues) {
       EXPECT_EQ(err, "fractionalMaxPool2d: randomSamples[5]=" + b.shown + " is outside [0, 1]");
       EXPECT_EQ(diff_values(y, std::vector<double>(36, 8.0)), "");
       EXPECT_EQ(diff_indices(idx, std::vector<int64_t>(36, 0x5a5a5a5a)), "");
+      // check_indices gives the same before a streamed run.
+      err.clear();
+      EXPECT_EQ(unpool::check_indices(pl, uv.data(), &err), Status::kInvalidArgument);
+      EXPECT_EQ(err, "fractionalMaxPool2d: randomSamples[5]=" + b.shown + " is outside [0, 1]");
     }
     // On a range the position counts from the tensor's start: planes
     // [2, 4) hold samples 4..7.

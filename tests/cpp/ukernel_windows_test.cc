@@ -1,6 +1,7 @@
 // Window-list argmax variants (adaptive and fractional pooling): every
 // variant gives the scalar reference's bits on window lists that overlap,
-// repeat, leave gaps and sit at uneven starts, with ties, NaNs, -0 and -inf;
+// repeat, leave gaps and sit at uneven starts, narrow and wide (both of
+// argmaxpool_windows__cols's second passes), with ties, NaNs, -0 and -inf;
 // the channels-last variant gives the channels-first bits plane by plane.
 #include <gtest/gtest.h>
 
@@ -69,9 +70,10 @@ void check_all(int64_t D, int64_t H, int64_t W, int64_t od, int64_t oh, int64_t 
   const Lists lw = windows(W, ow, width < W ? width : W, seed ? seed + 3 : 0);
   const ArgmaxWindows a{ld.list(), lh.list(), lw.list(), H, W};
   const size_t in = static_cast<size_t>(D * H * W), out = static_cast<size_t>(od * oh * ow);
-  std::vector<T> best(static_cast<size_t>(W)), row_best(static_cast<size_t>(D * H * ow));
-  std::vector<int32_t> col(static_cast<size_t>(W)), row_col(static_cast<size_t>(D * H * ow));
-  const WindowScratch<T> s{best.data(), col.data(), row_best.data(), row_col.data(), D * H};
+  std::vector<T> best(static_cast<size_t>(W)), run(static_cast<size_t>(W));
+  std::vector<int32_t> at(static_cast<size_t>(W)), run_at(static_cast<size_t>(W)),
+      order(static_cast<size_t>(ow));
+  const WindowScratch<T> s{best.data(), at.data(), run.data(), run_at.data(), order.data()};
   const std::vector<T> x = data<T>(in * static_cast<size_t>(channels), seed + 7);
   const auto& variants = unpool::ukernels::kArgmaxpoolWindowsVariants<T, I>;
   std::vector<T> y0(out);
@@ -81,7 +83,7 @@ void check_all(int64_t D, int64_t H, int64_t W, int64_t od, int64_t oh, int64_t 
     SCOPED_TRACE(std::string(v.name) + " D=" + std::to_string(D) + " H=" + std::to_string(H) +
                  " W=" + std::to_string(W) + " out " + std::to_string(od) + "x" +
                  std::to_string(oh) + "x" + std::to_string(ow) + " seed " + std::to_string(seed));
-    ASSERT_TRUE(v.applies());
+    ASSERT_TRUE(v.applies(a, D * H));
     std::vector<T> y(out, T(7));
     std::vector<I> i(out, I(-7));
     v.fn(x.data(), a, s, y.data(), i.data());
@@ -121,7 +123,9 @@ TEST(UkernelWindows, EveryVariantGivesTheReferenceBits) {
                                                              {3, 5, 6, 2, 4, 4, 2},
                                                              {2, 3, 4, 5, 6, 7, 1},
                                                              {1, 16, 17, 1, 16, 17, 1},
-                                                             {1, 13, 29, 1, 5, 11, 3}}) {
+                                                             {1, 13, 29, 1, 5, 11, 3},
+                                                             {1, 5, 30, 1, 1, 1, 1},
+                                                             {2, 6, 30, 1, 2, 2, 9}}) {
       check_all<float, int32_t>(c[0], c[1], c[2], c[3], c[4], c[5], c[6], seed, 3);
       check_all<double, int64_t>(c[0], c[1], c[2], c[3], c[4], c[5], c[6], seed, 5);
     }

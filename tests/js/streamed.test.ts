@@ -11,6 +11,7 @@ import type { FloatArray, IndexArray, Tensor } from '../../dist/index.js';
 import { STREAM_BYTES } from '../../dist/streamed.js';
 import { wasm } from '../../dist/loader.js';
 import { refPool, refPoolBackward, refUnpool, refUnpoolBackward, sameBits } from './reference.js';
+import { refFractionalPool } from './reference-adaptive.js';
 import { rng } from './rng.js';
 
 beforeAll(async () => {
@@ -239,5 +240,53 @@ describe.each(CASES)('streamed $label', (c) => {
     expect(Array.from(small.indices.data as Int32Array)).toEqual([3]);
     const back = u.maxPool2dBackward(small.output, small.indices, { inputShape: [1, 1, 2, 2] });
     expect(Array.from(back.data)).toEqual([0, 0, 0, 4]);
+  });
+});
+
+// Fractional pooling streams too: each range's samples are the last dim of
+// its planes. A plane larger than a range holds regular windows (kernel 2,
+// in = 2 out: the max pool's kernels) and irregular ones (out = 45).
+describe('fractional max pooling, streamed', () => {
+  const shape = [2, 24, 90, 92];
+  const planes = shape[0] * shape[1];
+  const x = { data: values(numel(shape), false, 41), shape };
+  const draw = rng(42);
+  const s = new Float32Array(planes * 2).map(() => draw());
+  const samples = { data: s, shape: [shape[0], shape[1], 2] };
+
+  it('splits the planes across ranges', () => {
+    expect(numel(shape) * 4).toBeGreaterThan(2 * STREAM_BYTES);
+  });
+
+  for (const outputSize of [[45, 46], [31, 40]]) {
+    it(`gives the reference's bits, outputSize ${outputSize}, fresh and into out`, () => {
+      const ref = refFractionalPool(x.data, shape, [2, 2], outputSize, s);
+      const opts = { kernelSize: 2, outputSize, randomSamples: samples, indexType: 'int64' } as const;
+      const r = u.fractionalMaxPool2d(x, opts);
+      expect(sameBits(r.output.data, ref.output)).toBe('');
+      expect(Array.from(r.indices.data as BigInt64Array, Number)).toEqual(Array.from(ref.indices));
+      const out = { output: new Float32Array(ref.output.length), indices: new BigInt64Array(ref.output.length) };
+      u.fractionalMaxPool2d(x, { ...opts, out });
+      expect(sameBits(out.output, ref.output)).toBe('');
+      expect(Array.from(out.indices, Number)).toEqual(Array.from(ref.indices));
+    });
+  }
+
+  it('fails on a bad sample in the last plane with its position, out untouched, heap as before', () => {
+    const bad = Float32Array.from(s);
+    bad[bad.length - 1] = 1.5;
+    const badSamples = { data: bad, shape: samples.shape };
+    const n = shape[0] * shape[1] * 45 * 46;
+    const out = { output: new Float32Array(n).fill(7), indices: new BigInt64Array(n).fill(7n) };
+    const before = u.memoryUsage().inUseBytes;
+    const message = new RegExp(`^fractionalMaxPool2d: randomSamples\\[${bad.length - 1}\\]=1.5 is outside \\[0, 1\\]`);
+    const opts = { kernelSize: 2, outputSize: [45, 46], randomSamples: badSamples, indexType: 'int64' } as const;
+    expect(() => u.fractionalMaxPool2d(x, { ...opts, out }))
+      .toThrow(message);
+    expect(out.output.every((v) => v === 7)).toBe(true);
+    expect(out.indices.every((v) => v === 7n)).toBe(true);
+    expect(() => u.fractionalMaxPool2d(x, opts))
+      .toThrow(message);
+    expect(u.memoryUsage().inUseBytes).toBe(before);
   });
 });

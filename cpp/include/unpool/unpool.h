@@ -133,7 +133,8 @@ Status run_max_unpool_backward(const Plan& plan, PlaneRange planes, const void* 
 // The status and message that run_max_unpool or run_max_unpool_backward
 // would give for `indices` (the whole tensor), writing nothing: a caller that
 // streams range by range into its own buffer calls it first, so that a bad
-// index fails the call before any plane is out.
+// index fails the call before any plane is out. For a fractional_max_pool
+// plan, `indices` is its random samples, checked the same way.
 Status check_indices(const Plan& plan, const void* indices, std::string* error);
 
 // ---- adaptive and fractional max pooling -----------------------------------

@@ -18,8 +18,8 @@
 //                                     any other                    argmaxpool_row__scalar_taps
 //                  argmaxpool_nhwc    any                          argmaxpool_nhwc__scalar
 //                  gather             any                          gather__scalar
-//   both           argmaxpool_windows input rows x output columns  argmaxpool_windows__rows
-//                                     <= 2^22 (its scratch)
+//   both           argmaxpool_windows f32 values, rows and columns  argmaxpool_windows__cols
+//                                     of the plane fit int32
 //                                     any other                    argmaxpool_windows__scalar
 //                  ..._windows_nhwc   any                          argmaxpool_windows_nhwc__scalar
 //                  widen_indices      any                          widen_indices__wasmsimd
@@ -96,30 +96,28 @@ inline GatherFn<T, I> gather() {
   return &gather__scalar<T, I>;
 }
 
-// Adaptive (uneven) and fractional windows of a channels-first plane of
-// `rows` input rows: the two-pass variant while its scratch (rows x output
-// columns) stays small, else the one that needs none.
+// Adaptive (uneven) and fractional windows of a channels-first plane.
 template <typename T, typename I>
 inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int64_t rows) {
   if constexpr (is_half_v<T>) {
     (void)a, (void)rows;
     return &argmaxpool_windows_half__scalar_s<T, I>;
+  } else if constexpr (kScalarFloat64 && std::is_same<T, double>::value) {
+    (void)a, (void)rows;
+    return &argmaxpool_windows__scalar<T, I>;
   } else {
-    if (!(kScalarFloat64 && std::is_same<T, double>::value) &&
-        rows * a.w.out <= (int64_t{1} << 22)) {
-      return &argmaxpool_windows__rows<T, I>;
-    }
+    if (argmaxpool_windows__cols_applies<T, I>(a, rows)) return &argmaxpool_windows__cols<T, I>;
     return &argmaxpool_windows__scalar<T, I>;
   }
 }
-// Whether `f` is the variant that needs WindowScratch.
+// Whether `f` is a variant that needs WindowScratch.
 template <typename T, typename I>
 inline bool needs_window_scratch(ArgmaxpoolWindowsFn<T, I> f) {
   if constexpr (is_half_v<T> || (kScalarFloat64 && std::is_same<T, double>::value)) {
     (void)f;
     return false;
   } else {
-    return f == &argmaxpool_windows__rows<T, I>;
+    return f == &argmaxpool_windows__cols<T, I>;
   }
 }
 // The same windows over channels-last data.

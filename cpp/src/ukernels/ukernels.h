@@ -75,9 +75,11 @@ constexpr Variant<ArgmaxpoolNhwcFn<T, I>, bool (*)(const ArgmaxNhwc&)> kArgmaxpo
 #include "ukernels/variants.inc"
 };
 
-// Adaptive and fractional windows: every variant takes every window list.
+// Adaptive and fractional windows: guards take the window lists and the
+// plane's rows (D x H).
 template <typename T, typename I>
-constexpr Variant<ArgmaxpoolWindowsFn<T, I>, bool (*)()> kArgmaxpoolWindowsVariants[] = {
+constexpr Variant<ArgmaxpoolWindowsFn<T, I>, bool (*)(const ArgmaxWindows&, int64_t)>
+    kArgmaxpoolWindowsVariants[] = {
 #define UNPOOL_ARGMAXPOOL_WINDOWS_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
 #include "ukernels/variants.inc"
 };
