@@ -183,9 +183,8 @@ inline void store_indices(v128_t base, v128_t neg, I* idx) {
   if constexpr (sizeof(I) == 4) {
     wasm_v128_store(idx, a);
   } else {
-    int32_t v[4];
-    wasm_v128_store(v, a);
-    for (int j = 0; j < 4; ++j) idx[j] = v[j];
+    wasm_v128_store(idx, wasm_i64x2_extend_low_i32x4(a));
+    wasm_v128_store(idx + 2, wasm_i64x2_extend_high_i32x4(a));
   }
 }
 
