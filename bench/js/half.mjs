@@ -5,10 +5,10 @@
 //   - the unpool of its result: 16-bit at most 0.8x float32's time;
 //   - the resident pool (no copies), to set beside the native g++ -O3 figure
 //     of the same kernel (bench/native/run.sh 'op/pool_(f16|bf16)/2d/1x64x112x112').
-//   - the floor: the copies of a pool alone (values in, values and int64
-//     indices out into fresh arrays), no kernel. The indices are the same
-//     bytes for every dtype, so the 16-bit pool can come no closer to 0.5x
-//     than the floors allow.
+//   - the floor: the copies of a pool alone (values in, values and indices,
+//     Int32Array as by default, out into fresh arrays), no kernel. The
+//     indices are the same bytes for every dtype, so the 16-bit pool can
+//     come no closer to 0.5x than the floors allow.
 // 16-bit tensors are Uint16Array + dtype (every engine), and Float16Array
 // where the global exists.
 //
@@ -46,14 +46,14 @@ for (const k of Object.keys(tensors)) {
 }
 // The copies of the pool alone, through a wasm memory as the library's are.
 const n = f32.length / 4;
-const memory = new WebAssembly.Memory({ initial: Math.ceil((f32.length * 4 + n * 12) / 65536) });
+const memory = new WebAssembly.Memory({ initial: Math.ceil((f32.length * 4 + n * 8) / 65536) });
 const floor = (x) => {
   const xs = new x.constructor(memory.buffer, 0, x.length);
   const ys = new x.constructor(memory.buffer, x.byteLength, n);
-  const is = new BigInt64Array(memory.buffer, x.byteLength + Math.ceil(ys.byteLength / 8) * 8, n);
+  const is = new Int32Array(memory.buffer, x.byteLength + ys.byteLength, n);
   return () => {
     xs.set(x);
-    return [new x.constructor(ys), new BigInt64Array(is)];
+    return [new x.constructor(ys), new Int32Array(is)];
   };
 };
 cases['floor float32'] = floor(f32);

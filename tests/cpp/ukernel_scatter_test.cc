@@ -159,7 +159,7 @@ TEST(Ukernel, WidenIndicesVariantsAgree) {
     for (const auto& v : uk::kWidenIndicesVariants) {
       // Two guard elements past the result keep their bits.
       std::vector<int64_t> buf(static_cast<size_t>(n) + 2, int64_t{0x5a5a5a5a5a5a5a5a});
-      std::memcpy(buf.data(), src.data(), src.size() * sizeof(int32_t));
+      if (n > 0) std::memcpy(buf.data(), src.data(), src.size() * sizeof(int32_t));
       v.fn(buf.data(), n);
       for (int64_t i = 0; i < n; ++i) {
         ASSERT_EQ(buf[static_cast<size_t>(i)], int64_t{src[static_cast<size_t>(i)]})
