@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ukernels/argmaxpool_half.h"
+#include "ukernels/ukernels.h"
 
 namespace unpool_test {
 namespace {
@@ -186,23 +187,30 @@ void check_row_kernels() {
                 ASSERT_EQ(idx[o], want_at) << "W=" << W << " t=" << t << " ow=" << ow;
               }
             }
-#ifdef __wasm_simd128__
-            if (!unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2_applies<H, int32_t>(r)) {
-              continue;
+            // Every variant of the list (the scalar one first) where its
+            // guard holds, with both index types.
+            for (const auto& v : unpool::ukernels::kArgmaxpoolHalfVariants<H, int32_t>) {
+              if (!v.applies(r)) continue;
+              std::vector<H> y2(n);
+              std::vector<int32_t> i2(n);
+              v.fn(x.data(), r, y2.data(), i2.data());
+              for (size_t o = 0; o < n; ++o) {
+                ASSERT_EQ(y2[o].bits, y[o].bits)
+                    << v.name << " W=" << W << " " << o << " nan " << nan;
+                ASSERT_EQ(i2[o], idx[o]) << v.name << " W=" << W << " " << o << " nan " << nan;
+              }
             }
-            std::vector<H> y2(n);
-            std::vector<int32_t> i2(n);
-            std::vector<int64_t> i3(n);
-            unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int32_t>(x.data(), r, y2.data(),
-                                                                             i2.data());
-            unpool::ukernels::argmaxpool_row_half__wasmsimd_k2s2<H, int64_t>(x.data(), r, y2.data(),
-                                                                             i3.data());
-            for (size_t o = 0; o < n; ++o) {
-              ASSERT_EQ(y2[o].bits, y[o].bits) << W << " " << o << " nan " << nan;
-              ASSERT_EQ(i2[o], idx[o]) << W << " " << o << " nan " << nan;
-              ASSERT_EQ(i3[o], idx[o]) << W << " " << o << " nan " << nan;
+            for (const auto& v : unpool::ukernels::kArgmaxpoolHalfVariants<H, int64_t>) {
+              if (!v.applies(r)) continue;
+              std::vector<H> y3(n);
+              std::vector<int64_t> i3(n);
+              v.fn(x.data(), r, y3.data(), i3.data());
+              for (size_t o = 0; o < n; ++o) {
+                ASSERT_EQ(y3[o].bits, y[o].bits)
+                    << v.name << " W=" << W << " " << o << " nan " << nan;
+                ASSERT_EQ(i3[o], idx[o]) << v.name << " W=" << W << " " << o << " nan " << nan;
+              }
             }
-#endif
           }
         }
       }

@@ -274,6 +274,18 @@ TEST(Ukernel, ConfigPicksTheBuildsVariants) {
   EXPECT_EQ(name_of(), "argmaxpool_row__scalar_taps");
 #endif
   EXPECT_EQ(std::string(uk::kArgmaxpoolVariants<float, int32_t>[0].name), "argmaxpool_row__scalar");
+  // 16-bit values: the same case (k2, s2, two window rows).
+  r.kernel = r.stride = 2;
+  r.out_width = 5;
+  std::string half = "none";
+  for (const auto& v : uk::kArgmaxpoolHalfVariants<uk::Float16, int32_t>) {
+    if (v.fn == uk::config::argmaxpool_row<uk::Float16, int32_t>(r)) half = v.name;
+  }
+#ifdef __wasm_simd128__
+  EXPECT_EQ(half, "argmaxpool_row_half__wasmsimd_k2s2");
+#else
+  EXPECT_EQ(half, "argmaxpool_row_half__scalar");
+#endif
 }
 
 TEST(Ukernel, InteriorColumnsAreTheUnclippedWindows) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "ukernels/argmaxpool.h"
+#include "ukernels/argmaxpool_half.h"
 #include "ukernels/argmaxpool_nhwc.h"
 #include "ukernels/argmaxpool_nhwc_wasmsimd.h"
 #include "ukernels/argmaxpool_wasmsimd.h"
@@ -67,6 +68,12 @@ struct Variant {
 template <typename T, typename I>
 constexpr Variant<ArgmaxpoolFn<T, I>, bool (*)(const ArgmaxRow&)> kArgmaxpoolVariants[] = {
 #define UNPOOL_ARGMAXPOOL_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
+#include "ukernels/variants.inc"
+};
+// The same op for 16-bit values (H: Float16 or BFloat16).
+template <typename H, typename I>
+constexpr Variant<ArgmaxpoolFn<H, I>, bool (*)(const ArgmaxRow&)> kArgmaxpoolHalfVariants[] = {
+#define UNPOOL_ARGMAXPOOL_HALF_UKERNEL(fn, guard) {#fn, &fn<H, I>, &guard<H, I>},
 #include "ukernels/variants.inc"
 };
 template <typename T, typename I>
