@@ -124,6 +124,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CHECK((s == Status::kOk) == valid);
   CHECK(s == Status::kOk ? err.empty() : err.rfind("maxPool", 0) == 0);
   if (!valid || elements(a.input) < 0 || elements(out) < 0) return 0;
+  // The index type's rule: a window wholly in padding returns its clipped
+  // first position, which lies below max(in, dilation) in every dim, so
+  // int32 indices must hold offsets up to that product minus one.
+  unsigned __int128 limit = 1;
+  for (int i = 0; i < 3; ++i) limit *= static_cast<uint64_t>(g.in[i] > g.d[i] ? g.in[i] : g.d[i]);
+  if (a.itype == unpool::IndexType::kInt32 && limit - 1 > INT32_MAX) {
+    const size_t n_in = static_cast<size_t>(unpool::numel(a.input));
+    const size_t n_out = static_cast<size_t>(unpool::numel(out));
+    Values xv(a.dtype, std::vector<double>(n_in, 1.0)), y(a.dtype, n_out, 8.0);
+    Indices idx(a.itype, n_out);
+    const Status st = unpool::max_pool(a.pool(), a.input, a.dtype, xv.data(), y.data(), a.itype,
+                                       idx.data(), &err);
+    CHECK(st == Status::kTooLarge);
+    CHECK(err.find("indexType int32 cannot hold offsets") != std::string::npos);
+    for (size_t i = 0; i < n_out; ++i) CHECK(y.get(i) == 8.0);
+    return 0;
+  }
   if (a.dtype == unpool::DType::kFloat32) run<float>(a, g, out, r);
   else run<double>(a, g, out, r);
   return 0;
