@@ -200,14 +200,15 @@ Check pool_planes(const Plan& plan, const Geometry& g, const T* x, const T* samp
     const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
     // A plane whose windows are a max pool's runs as one (its int32 indices
     // are widened with the others').
-    Plan pool = plan;
-    Geometry& pg = pool.geometry;
-    if (regular(starts[0], g.out[0], &pg.stride[0]) &&
-        regular(starts[1], g.out[1], &pg.stride[1]) &&
-        regular(starts[2], g.out[2], &pg.stride[2])) {
+    int64_t stride[3];
+    if (regular(starts[0], g.out[0], &stride[0]) && regular(starts[1], g.out[1], &stride[1]) &&
+        regular(starts[2], g.out[2], &stride[2])) {
+      Plan pool = plan;
+      Geometry& pg = pool.geometry;
       pool.op = Op::kMaxPool;
       pool.index_type = sizeof(I) == 4 ? IndexType::kInt32 : IndexType::kInt64;
       for (int i = 0; i < 3; ++i) {
+        pg.stride[i] = stride[i];
         pg.kernel[i] = ends[i][0] - starts[i][0];
         pg.pad[i] = 0;
         pg.dilation[i] = 1;

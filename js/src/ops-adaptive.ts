@@ -57,11 +57,9 @@ function fractionalValues(fn: string, name: string, i: Input): void {
 
 /** The random samples of a fractional pool: given (x's dtype), or drawn. */
 function samplesOf(fn: string, dims: number, xi: Input, value: unknown): Input {
-  if (value === undefined) {
-    const drawn = checkInput(fn, 'randomSamples', drawSamples(fn, xi.shape, dims, xi.dtype), 'float');
-    return { ...drawn, planeDims: 1 };
-  }
-  const si = checkInput(fn, 'randomSamples', value, 'float');
+  const si = checkInput(fn, 'randomSamples',
+                        value === undefined ? drawSamples(fn, xi.shape, dims, xi.dtype) : value,
+                        'float');
   if (si.dtype !== xi.dtype) {
     throw new TypeError(`${fn}: randomSamples must have the dtype of x (${xi.dtype}), ` +
         `got ${si.dtype}`);

@@ -189,28 +189,23 @@ void check_row_kernels() {
             }
             // Every variant of the list (the scalar one first) where its
             // guard holds, with both index types.
-            for (const auto& v : unpool::ukernels::kArgmaxpoolHalfVariants<H, int32_t>) {
-              if (!v.applies(r)) continue;
-              std::vector<H> y2(n);
-              std::vector<int32_t> i2(n);
-              v.fn(x.data(), r, y2.data(), i2.data());
-              for (size_t o = 0; o < n; ++o) {
-                ASSERT_EQ(y2[o].bits, y[o].bits)
-                    << v.name << " W=" << W << " " << o << " nan " << nan;
-                ASSERT_EQ(i2[o], idx[o]) << v.name << " W=" << W << " " << o << " nan " << nan;
+            auto every_variant = [&](auto index) {
+              using I = decltype(index);
+              for (const auto& v : unpool::ukernels::kArgmaxpoolHalfVariants<H, I>) {
+                if (!v.applies(r)) continue;
+                std::vector<H> y2(n);
+                std::vector<I> i2(n);
+                v.fn(x.data(), r, y2.data(), i2.data());
+                for (size_t o = 0; o < n; ++o) {
+                  ASSERT_EQ(y2[o].bits, y[o].bits)
+                      << v.name << " W=" << W << " " << o << " nan " << nan;
+                  ASSERT_EQ(int64_t{i2[o]}, int64_t{idx[o]})
+                      << v.name << " W=" << W << " " << o << " nan " << nan;
+                }
               }
-            }
-            for (const auto& v : unpool::ukernels::kArgmaxpoolHalfVariants<H, int64_t>) {
-              if (!v.applies(r)) continue;
-              std::vector<H> y3(n);
-              std::vector<int64_t> i3(n);
-              v.fn(x.data(), r, y3.data(), i3.data());
-              for (size_t o = 0; o < n; ++o) {
-                ASSERT_EQ(y3[o].bits, y[o].bits)
-                    << v.name << " W=" << W << " " << o << " nan " << nan;
-                ASSERT_EQ(i3[o], idx[o]) << v.name << " W=" << W << " " << o << " nan " << nan;
-              }
-            }
+            };
+            every_variant(int32_t{});
+            every_variant(int64_t{});
           }
         }
       }
