@@ -204,7 +204,7 @@ TEST(Ukernel, K2s2NanFreePassAndItsFallback) {
   const float inf = std::numeric_limits<float>::infinity();
   for (int64_t height : {2, 3, 5}) {
     for (int64_t width : {8, 10, 16, 17, 34, 130}) {
-      for (int64_t kh : {1, 2, 3}) {
+      for (int64_t kh : {1, 2, 3, 4}) {  // 4: four window rows (the 3d pool's case)
         Case c{};
         c.height = height;
         c.width = width;
