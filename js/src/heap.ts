@@ -4,7 +4,7 @@
 // heap blocks of calls (malloc with growth).
 import type { UnpoolWasmModule } from './unpool.mjs';
 import { DType, DTYPES, StorageArray } from './dtypes.js';
-import { Geometry, GEOMETRY_SLOTS, writeGeometry } from './options.js';
+import { Geometry, GEOMETRY_SLOTS, writeGeometry, Written } from './options.js';
 import { UnpoolError } from './tensor.js';
 
 /** Calls whose buffers fit in this many bytes use the arena. */
@@ -166,6 +166,27 @@ export class Runtime {
     return this.views;
   }
 
+  /**
+   * A view of `n` elements of `dtype` at heap byte `at`, for result `slot`
+   * of a small call to be copied from: the same object as last time when
+   * nothing changed (a small call's results sit at the same place call
+   * after call, and making a view costs more than this check). Never handed
+   * out: a result is copied from it.
+   */
+  arenaView(slot: number, dtype: DType, at: number, n: number): StorageArray {
+    const heap = this.heap;
+    const v = this.arenaViews[slot];
+    if (v !== undefined && v.heap === heap && v.at === at && v.n === n && v.dtype === dtype) {
+      return v.view;
+    }
+    const view = DTYPES[dtype].view(heap, at, n);
+    this.arenaViews[slot] = { heap, at, n, dtype, view };
+    return view;
+  }
+
+  private arenaViews: ({ heap: ArrayBuffer; at: number; n: number; dtype: DType;
+                         view: StorageArray } | undefined)[] = [];
+
   /** Throws an UnpoolError carrying the core's message unless `code` is 0 (ok). */
   check(code: number): void {
     if (code !== 0) {
@@ -173,9 +194,12 @@ export class Runtime {
     }
   }
 
+  /** What writeGeometry last wrote into the block. */
+  private written: Written = {};
+
   /** Writes an op's geometry: every geometry field of the block. */
   writeGeometry(g: Geometry): void {
-    writeGeometry(this.f, this.layout, g);
+    writeGeometry(this.f, this.layout, g, this.written);
   }
 
   /** Writes a shape (rank, then its dims, zeros after) into field `at`. */

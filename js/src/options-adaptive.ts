@@ -61,7 +61,7 @@ export interface FractionalMaxPoolBackwardOptions extends ResultOptions<FloatArr
   inputShape: readonly number[];
 }
 
-const NOT_GIVEN: SizeArg = { count: 0, list: false, values: [0, 0, 0] };
+const NOT_GIVEN: SizeArg = Object.freeze({ count: 0, list: false, values: Object.freeze([0, 0, 0]) }) as SizeArg;
 
 /** An options object, or a TypeError naming what it must hold. */
 export function checkOptions(fn: string, options: unknown, needs: string): void {

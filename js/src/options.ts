@@ -126,30 +126,51 @@ function writeSize(f: Float64Array, at: number, s: SizeArg): void {
   f[at + 4] = s.values[2];
 }
 
-/** Writes `g` into the parameter block `f`, whose field offsets are `at`. */
+/**
+ * The object-valued fields of the geometry last written into a block. Size
+ * arguments and arrays are never changed once made, and the defaults are
+ * shared objects (an option not given), so a field holding the object it
+ * held last time holds the same values: writeGeometry skips it. Most of a
+ * call's fields are such defaults (a pool has no outputSize, poolSize, keep
+ * or ratio), and these stores were a tenth of a small call's JavaScript.
+ */
+export type Written = { -readonly [K in keyof Geometry]?: Geometry[K] };
+
+/**
+ * Writes `g` into the parameter block `f`, whose field offsets are `at`;
+ * `last` is what was last written into that block (updated here).
+ */
 export function writeGeometry(f: Float64Array, at: Readonly<Record<GeometryField, number>>,
-                              g: Geometry): void {
+                              g: Geometry, last: Written): void {
   f[at.dims] = g.dims;
   f[at.layout] = g.layout;
   f[at.ceilMode] = g.ceilMode ? 1 : 0;
   f[at.outputSizeCount] = g.outputSizeCount;
-  writeSize(f, at.kernel, g.kernel);
-  writeSize(f, at.stride, g.stride);
-  writeSize(f, at.padding, g.padding);
-  writeSize(f, at.dilation, g.dilation);
-  const os = at.outputSize;
-  for (let i = 0; i < MAX_RANK; ++i) f[os + i] = g.outputSize[i];
-  writeSize(f, at.poolSize, g.poolSize);
-  const k = at.keep;
-  f[k] = g.keep[0];
-  f[k + 1] = g.keep[1];
-  f[k + 2] = g.keep[2];
-  writeSize(f, at.ratio, g.ratio);
+  if (g.kernel !== last.kernel) writeSize(f, at.kernel, last.kernel = g.kernel);
+  if (g.stride !== last.stride) writeSize(f, at.stride, last.stride = g.stride);
+  if (g.padding !== last.padding) writeSize(f, at.padding, last.padding = g.padding);
+  if (g.dilation !== last.dilation) writeSize(f, at.dilation, last.dilation = g.dilation);
+  if (g.outputSize !== last.outputSize) {
+    const os = at.outputSize;
+    for (let i = 0; i < MAX_RANK; ++i) f[os + i] = g.outputSize[i];
+    last.outputSize = g.outputSize;
+  }
+  if (g.poolSize !== last.poolSize) writeSize(f, at.poolSize, last.poolSize = g.poolSize);
+  if (g.keep !== last.keep) {
+    const k = at.keep;
+    f[k] = g.keep[0];
+    f[k + 1] = g.keep[1];
+    f[k + 2] = g.keep[2];
+    last.keep = g.keep;
+  }
+  if (g.ratio !== last.ratio) writeSize(f, at.ratio, last.ratio = g.ratio);
 }
 
-const NOT_GIVEN: SizeArg = { count: 0, list: false, values: [0, 0, 0] };
-const NO_OUTPUT_SIZE: [number, number, number, number, number] = [0, 0, 0, 0, 0];
-const NO_KEEP: [number, number, number] = [0, 0, 0];
+// Shared defaults, frozen: writeGeometry trusts that a field holding the
+// same object holds the same values.
+const NOT_GIVEN: SizeArg = Object.freeze({ count: 0, list: false, values: Object.freeze([0, 0, 0]) }) as SizeArg;
+const NO_OUTPUT_SIZE = Object.freeze([0, 0, 0, 0, 0]) as [number, number, number, number, number];
+const NO_KEEP = Object.freeze([0, 0, 0]) as [number, number, number];
 
 
 function checkObject(fn: string, g: unknown): void {

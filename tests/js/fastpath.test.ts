@@ -89,6 +89,10 @@ describe('runtime', () => {
     expect(ARENA_BYTES).toBeGreaterThan(0);
   });
 
+  // The geometry fields a call leaves at their defaults are not written again
+  // while the block holds them (writeGeometry): calls that set each of them
+  // (outputSize, poolSize and keep, ratio, stride, padding, dilation) are
+  // interleaved with calls that leave them, in both orders.
   it('a kept plan serves only the same op, params, shapes and types: interleaved calls give the same bits', () => {
     const v = (n: number) => Array.from({ length: n }, (_, i) => Math.sin(i * 1.7) * 10);
     const x32 = { data: Float32Array.from(v(72)), shape: [1, 2, 6, 6] };
@@ -105,6 +109,21 @@ describe('runtime', () => {
         const p = unpool.maxPool2d(x32, { kernelSize: 2 });
         return unpool.maxUnpool2d(p.output, p.indices, { kernelSize: 2 });
       },
+      () => unpool.maxPool2d(x32, { kernelSize: 3, stride: 1, padding: 1, dilation: [1, 2] }),
+      () => {
+        const p = unpool.maxPool2d(x32, { kernelSize: 2 });
+        return unpool.maxUnpool2d(p.output, p.indices, { kernelSize: 2, outputSize: [7, 7] });
+      },
+      () => unpool.adaptiveMaxPool2d(x32, { outputSize: [4, null] }),
+      () => unpool.adaptiveMaxPool2d(x32, { outputSize: 3 }),
+      () => unpool.fractionalMaxPool2d(x32, {
+        kernelSize: 2, outputSize: [4, 3],
+        randomSamples: { data: Float32Array.from([0.1, 0.7, 0.4, 0.9]), shape: [1, 2, 2] },
+      }),
+      () => unpool.fractionalMaxPool2d(x32, {
+        kernelSize: 2, outputRatio: 0.5,
+        randomSamples: { data: Float32Array.from([0.3, 0.2, 0.8, 0.6]), shape: [1, 2, 2] },
+      }),
     ];
     const once = calls.map((f) => f());
     const bad = () => unpool.maxPool2d(x32, { kernelSize: 0 });
