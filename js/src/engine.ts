@@ -19,8 +19,8 @@ import { numel, TensorResult } from './tensor.js';
 const FRESH: Sink = { kind: 'fresh' };
 const RESIDENT: Sink = { kind: 'resident' };
 const NOT_RUN = -1;
-// Integer arithmetic below 2^31 (Math.ceil of a quotient cost a few % of a
-// small call); exact either way.
+// Integer arithmetic below 2^31, where it is exact (a Math.ceil of a
+// quotient is slower, and this runs on every small call).
 const round8 = (bytes: number) => (bytes < 0x7ffffff0 ? (bytes + 7) & ~7 : Math.ceil(bytes / 8) * 8);
 
 function outputOf(c: Call, o: OutputSpec, shape: number[]): Output {

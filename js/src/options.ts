@@ -132,7 +132,7 @@ function writeSize(f: Float64Array, at: number, s: SizeArg): void {
  * shared objects (an option not given), so a field holding the object it
  * held last time holds the same values: writeGeometry skips it. Most of a
  * call's fields are such defaults (a pool has no outputSize, poolSize, keep
- * or ratio), and these stores were a tenth of a small call's JavaScript.
+ * or ratio), and on a small call the stores are not free.
  */
 export type Written = { -readonly [K in keyof Geometry]?: Geometry[K] };
 
