@@ -9,6 +9,8 @@
 //     Int32Array as by default, out into fresh arrays), no kernel. The
 //     indices are the same bytes for every dtype, so the 16-bit pool can
 //     come no closer to 0.5x than the floors allow.
+//   - in Node, the two copying pools again in alternated batches with their
+//     minor page faults, the rounds without faults and with them apart.
 // 16-bit tensors are Uint16Array + dtype (every engine), and Float16Array
 // where the global exists.
 //
@@ -79,3 +81,36 @@ for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
 }
 console.log(`floor: copies alone, 16-bit ${ratio('floor float16', 'floor float32')}x float32's; ` +
   `with no 16-bit kernel time at all the pool would be ${ratio('floor float16', 'pool float32')}x float32's`);
+
+// The copying pools' time depends on whether the allocator hands their
+// fresh results memory it already has, or pages the kernel must fault in
+// (after a GC frees results, glibc may return that memory to the system;
+// a fault costs microseconds in a VM). Alternated batches of the two pools,
+// each with its minor page faults, split by that (Node only).
+const usage = globalThis.process?.resourceUsage;
+if (typeof usage === 'function') {
+  const faults = () => usage().minorPageFault;
+  const rounds = [];
+  for (let r = 0; r < 30; ++r) {
+    const round = {};
+    for (const k of ['float32', 'float16']) {
+      const f0 = faults(), t0 = performance.now();
+      for (let i = 0; i < 20; ++i) u.maxPool2d(tensors[k], { kernelSize: 2 });
+      round[k] = { us: ((performance.now() - t0) / 20) * 1000, faults: (faults() - f0) / 20 };
+    }
+    rounds.push(round);
+  }
+  const med = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  const report = (name, rs) => {
+    if (rs.length === 0) return console.log(`${name}: no such round`);
+    const f = (k, key) => med(rs.map((r) => r[k][key])).toFixed(0);
+    console.log(`${name}: ${rs.length} of ${rounds.length} rounds; float32 ${f('float32', 'us')} µs ` +
+      `(${f('float32', 'faults')} faults a call), float16 ${f('float16', 'us')} µs ` +
+      `(${f('float16', 'faults')}); float16 / float32 ` +
+      `${med(rs.map((r) => r.float16.us / r.float32.us)).toFixed(2)}`);
+  };
+  const quiet = (r) => r.float32.faults < 10 && r.float16.faults < 10;
+  console.log('');
+  report('copying pools, no page faults', rounds.filter(quiet));
+  report('copying pools, page faults', rounds.filter((r) => !quiet(r)));
+}
