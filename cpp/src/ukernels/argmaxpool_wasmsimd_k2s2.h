@@ -144,9 +144,10 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
 //
 // N = 2 (the 2d pool) hoists row 1's pointer and distance out of the loop,
 // and N = 4 (f32 only: the 3d pool's 2x2 window rows) rows 1 to 3's: V8
-// keeps N = 0's row loop, which reloads each row's offset per group, ~10%
-// slower on 3d pools. N = 0 takes any number of rows. N = 1 (the 1d pool)
-// has no row loop: in the module clang does not unswitch N = 0's loop for it.
+// keeps N = 0's row loop as a loop, which reloads each row's offset every
+// group (bench/RESULTS.md, tenth session). N = 0 takes any number of rows.
+// N = 1 (the 1d pool) has no row loop: in the module clang does not
+// unswitch N = 0's loop for it.
 //
 // All r.count output rows run in one call, each row decided ordered or not
 // on its own, so the setup is paid once per run of rows, not per row.
