@@ -88,7 +88,7 @@ console.log(`floor: copies alone, 16-bit ${ratio('floor float16', 'floor float32
 // a fault costs microseconds in a VM). Alternated batches of the two pools,
 // each with its minor page faults, split by that (Node only).
 const usage = globalThis.process?.resourceUsage;
-if (typeof usage === 'function') {
+if (typeof usage === 'function' && typeof usage().minorPageFault === 'number') {
   const faults = () => usage().minorPageFault;
   const rounds = [];
   for (let r = 0; r < 30; ++r) {
