@@ -10,7 +10,7 @@
 // - whole: one heap block for every buffer, one run.
 import type { Call, Output, OutputSpec, Sink } from './call.js';
 import { DTYPES, StorageArray } from './dtypes.js';
-import { ARENA_BYTES, HeapBlock, Runtime } from './heap.js';
+import { ARENA_BYTES, HeapBlock, round8, Runtime } from './heap.js';
 import { checkOut } from './options.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
 import { streamed } from './streamed.js';
@@ -19,9 +19,6 @@ import { numel, TensorResult } from './tensor.js';
 const FRESH: Sink = { kind: 'fresh' };
 const RESIDENT: Sink = { kind: 'resident' };
 const NOT_RUN = -1;
-// Integer arithmetic below 2^31, where it is exact (a Math.ceil of a
-// quotient is slower, and this runs on every small call).
-const round8 = (bytes: number) => (bytes < 0x7ffffff0 ? (bytes + 7) & ~7 : Math.ceil(bytes / 8) * 8);
 
 function outputOf(c: Call, o: OutputSpec, shape: number[]): Output {
   const sink: Sink = c.resident ? RESIDENT : o.out === undefined ? FRESH
