@@ -169,10 +169,16 @@ inline void ordered_pairs(v128_t v, v128_t dist, v128_t* best, v128_t* neg) {
   *best = wasm_f32x4_pmax(even, odd);
   *neg = wasm_i32x4_sub(wasm_f32x4_lt(even, odd), dist);
 }
+// Row 1's `neg` is below row 0's in every lane (-d1 - 1 <= n <= -d1 < -1 <=
+// neg <= 0: the rows are at least an input row apart), so the select of the
+// offsets is min(neg, n & m): two instructions, where a bitselect is three
+// on x64. The empty asm hides that m is a compare result, or clang turns
+// n & m back into a bitselect with zero and the min is one instruction more.
 inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
-  const v128_t m = wasm_f32x4_lt(*best, b);
+  v128_t m = wasm_f32x4_lt(*best, b);
   *best = wasm_f32x4_pmax(*best, b);
-  *neg = wasm_v128_bitselect(n, *neg, m);
+  __asm__("" : "+r"(m));
+  *neg = wasm_i32x4_min(*neg, wasm_v128_and(n, m));
 }
 
 // The offsets of 4 windows: `base` minus `neg` (minus each winner's offset
