@@ -5,7 +5,9 @@
 // run-to-run noise of `npm run bench` (e.g. per-call overhead).
 //
 // Usage: node bench/js/ab.mjs <distA> <distB> [--shape 1,8,16,16] [--reps 41]
-//          [--layout NHWC] [--kernel 2] [--stride K]
+//          [--layout NHWC] [--kernel 2] [--stride K] [--dtype float16]
+//   --dtype: float32 (the default), float16 or bfloat16 (a Uint16Array of
+//   the float32 values' bits, as bench/js/half.mjs times them).
 //   --layout takes the channels-last name of the shape's rank (NLC, NHWC,
 //   NDHWC; the shape is then given channels last, e.g. 1,56,56,64).
 //   e.g. cp -r dist /tmp/before; (change, npm run build);
@@ -13,6 +15,7 @@
 // Prints the median µs per call of A and B and A/B (> 1: B is faster).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { halfBits } from './suite.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -36,7 +39,15 @@ const load = async (dir) => {
 const [a, b] = [await load(distA), await load(distB)];
 
 const n = shape.reduce((p, d) => p * d, 1);
-const x = { data: Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) * 100), shape };
+const dtype = option('--dtype', 'float32');
+if (!['float32', 'float16', 'bfloat16'].includes(dtype)) {
+  console.error(`ab: --dtype must be float32, float16 or bfloat16, got ${dtype}`);
+  process.exit(2);
+}
+const values = Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) * 100);
+const x = dtype === 'float32' ? { data: values, shape }
+  : { data: halfBits(values, dtype), shape, dtype };
+const Values = x.data.constructor;
 const layout = option('--layout', undefined);
 const kernel = Number(option('--kernel', '2'));
 const opts = { kernelSize: kernel, stride: Number(option('--stride', String(kernel))) };
@@ -47,8 +58,8 @@ function cases(u) {
   const unpool = u[`maxUnpool${dims}d`];
   const p = pool(x, opts);
   const m = p.output.data.length;
-  const poolOut = { ...opts, out: { output: new Float32Array(m), indices: new Int32Array(m) } };
-  const unpoolOut = { ...opts, out: new Float32Array(n) };
+  const poolOut = { ...opts, out: { output: new Values(m), indices: new Int32Array(m) } };
+  const unpoolOut = { ...opts, out: new Values(n) };
   // Resident: inputs uploaded once, results kept in module memory and
   // disposed at once (what a chain of ops does between its ends).
   const resident = { ...opts, resident: true };
@@ -99,7 +110,7 @@ for (let r = 0; r < reps; ++r) {
 }
 const median = (v) => [...v].sort((p, q) => p - q)[v.length >> 1];
 console.log(`A = ${distA}, B = ${distB}; ${shape.join('x')} ${layout ?? 'channels first'}, ` +
-            `float32, k = ${opts.kernelSize}, s = ${opts.stride}; ` +
+            `${dtype}, k = ${opts.kernelSize}, s = ${opts.stride}; ` +
             `median of ${reps} alternated batches, µs per call`);
 console.log('| op | A | B | A / B |\n|---|---:|---:|---:|');
 for (const name of Object.keys(ca)) {
