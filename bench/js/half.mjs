@@ -14,12 +14,19 @@
 // 16-bit tensors are Uint16Array + dtype (every engine), and Float16Array
 // where the global exists.
 //
-// Usage: node bench/js/half.mjs [dist] [--reps 21]
+// Usage: node bench/js/half.mjs [dist] [--reps 21] [--shape 1,16,32,32,32]
+//   --shape: another (n, c, ...) shape, 1d to 3d (the targets are 2d's).
 import { runCases, input, halfBits } from './suite.mjs';
 import { openDist } from './cli.mjs';
 
 const { u, reps } = await openDist();
-const shape = [1, 64, 112, 112];
+const at = process.argv.indexOf('--shape');
+const shape = at >= 0 ? process.argv[at + 1].split(',').map(Number) : [1, 64, 112, 112];
+const dims = shape.length - 2;
+if (!(dims >= 1 && dims <= 3) || !shape.every((d) => Number.isInteger(d) && d > 0)) {
+  throw new Error(`half: --shape needs 3 to 5 positive sizes, got ${process.argv[at + 1]}`);
+}
+const pool = u[`maxPool${dims}d`], unpool = u[`maxUnpool${dims}d`];
 const f32 = input(shape);
 const f16 = halfBits(f32, 'float16');
 const bf16 = halfBits(f32, 'bfloat16');
@@ -33,21 +40,21 @@ if (F16) tensors['Float16Array'] = { data: new F16(f16.buffer), shape };
 
 const pooled = {}, resident = {};
 for (const [k, x] of Object.entries(tensors)) {
-  pooled[k] = u.maxPool2d(x, { kernelSize: 2 });
+  pooled[k] = pool(x, { kernelSize: 2 });
   resident[k] = u.uploadTensor(x);
 }
 const cases = {};
 for (const k of Object.keys(tensors)) {
-  cases[`pool ${k}`] = () => u.maxPool2d(tensors[k], { kernelSize: 2 });
-  cases[`unpool ${k}`] = () => u.maxUnpool2d(pooled[k].output, pooled[k].indices, { kernelSize: 2 });
+  cases[`pool ${k}`] = () => pool(tensors[k], { kernelSize: 2 });
+  cases[`unpool ${k}`] = () => unpool(pooled[k].output, pooled[k].indices, { kernelSize: 2 });
   cases[`pool ${k} resident`] = () => {
-    const r = u.maxPool2d(resident[k], { kernelSize: 2, resident: true });
+    const r = pool(resident[k], { kernelSize: 2, resident: true });
     r.output.dispose();
     r.indices.dispose();
   };
 }
 // The copies of the pool alone, through a wasm memory as the library's are.
-const n = f32.length / 4;
+const n = pooled.float32.output.data.length;
 const memory = new WebAssembly.Memory({ initial: Math.ceil((f32.length * 4 + n * 8) / 65536) });
 const floor = (x) => {
   const xs = new x.constructor(memory.buffer, 0, x.length);
@@ -63,14 +70,14 @@ cases['floor float16'] = floor(f16);
 
 // The same indices for every dtype whose values order as float32's do.
 const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
-if (!same(pooled.bfloat16.indices.data, u.maxPool2d({ data: new Float32Array(new Uint32Array(Array.from(bf16, (h) => h << 16)).buffer), shape }, { kernelSize: 2 }).indices.data)) {
+if (!same(pooled.bfloat16.indices.data, pool({ data: new Float32Array(new Uint32Array(Array.from(bf16, (h) => h << 16)).buffer), shape }, { kernelSize: 2 }).indices.data)) {
   throw new Error('half: bfloat16 indices differ from float32 ones on the same values');
 }
 
 const t = await runCases(cases, { reps, minBatchMs: 20, warmupMs: 200 });
 Object.values(resident).forEach((r) => r.dispose());
 const us = (k) => t[k].toFixed(0).padStart(7);
-console.log(`half: 1x64x112x112 k2 s2, Node ${process.versions.node}, SIMD ${u.backendInfo().simd}, Float16Array ${F16 ? 'yes' : 'no'}, median of ${reps} alternated batches (µs per call)`);
+console.log(`half: ${shape.join('x')} k2 s2, Node ${process.versions.node}, SIMD ${u.backendInfo().simd}, Float16Array ${F16 ? 'yes' : 'no'}, median of ${reps} alternated batches (µs per call)`);
 for (const k of Object.keys(cases)) console.log(`${k.padEnd(30)} ${us(k)}`);
 console.log('');
 const ratio = (a, b) => (t[a] / t[b]).toFixed(2);
@@ -95,7 +102,7 @@ if (typeof usage === 'function' && typeof usage().minorPageFault === 'number') {
     const round = {};
     for (const k of ['float32', 'float16']) {
       const f0 = faults(), t0 = performance.now();
-      for (let i = 0; i < 20; ++i) u.maxPool2d(tensors[k], { kernelSize: 2 });
+      for (let i = 0; i < 20; ++i) pool(tensors[k], { kernelSize: 2 });
       round[k] = { us: ((performance.now() - t0) / 20) * 1000, faults: (faults() - f0) / 20 };
     }
     rounds.push(round);

@@ -145,21 +145,22 @@ std::vector<H> row_data(size_t n, uint32_t seed, bool nan = true) {
 
 template <typename H>
 void check_row_kernels() {
-  // Runs of `count` output rows over a 2d plane W wide, 2 count rows high,
-  // pooled 1d along W: k2s2 with padding 0 and 1, and k3s1, over 1 and 2
-  // window rows, on data with and without NaN.
+  // Runs of `count` output rows over a 2d plane W wide, 5 count rows high,
+  // pooled 1d along W: k2s2 with padding 0 and 1, and k3s1, over 1 to 4
+  // window rows (rows 0, 1, 3 and 4 of each 5: uneven gaps, as a 3d
+  // window's rows have), on data with and without NaN.
   for (int64_t W : {1, 2, 3, 7, 16, 17, 18, 33, 40, 70}) {
-    for (int64_t nrows : {1, 2}) {
+    for (int64_t nrows : {1, 2, 3, 4}) {
       for (int64_t count : {1, 3}) {
         for (bool nan : {true, false}) {
           for (auto geo : {std::array<int64_t, 3>{2, 2, 0}, {2, 2, 1}, {3, 1, 1}}) {
             const int64_t k = geo[0], s = geo[1], pad = geo[2];
             const int64_t out = (W + 2 * pad - k) / s + 1;
             if (out < 1) continue;
-            const std::vector<H> x = row_data<H>(static_cast<size_t>(2 * W * count),
+            const std::vector<H> x = row_data<H>(static_cast<size_t>(5 * W * count),
                                                  static_cast<uint32_t>(W * 31 + nrows), nan);
-            const int64_t rows[2] = {0, W};
-            ArgmaxRow r{rows, nrows, 0, W, out, k, s, pad, 1, count, 2 * W};
+            const int64_t rows[4] = {0, W, 3 * W, 4 * W};
+            ArgmaxRow r{rows, nrows, 0, W, out, k, s, pad, 1, count, 5 * W};
             const size_t n = static_cast<size_t>(out * count);
             std::vector<H> y(n);
             std::vector<int32_t> idx(n);
@@ -174,7 +175,7 @@ void check_row_kernels() {
                 w0 = std::max<int64_t>(w0, 0);
                 for (int64_t row = 0; row < nrows; ++row) {
                   for (int64_t w = w0; w < w1; ++w) {
-                    const int64_t o = t * 2 * W + row * W + w;
+                    const int64_t o = t * 5 * W + rows[row] + w;
                     taps.push_back(x[static_cast<size_t>(o)].bits);
                     at.push_back(o);
                   }

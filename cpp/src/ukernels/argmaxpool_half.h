@@ -169,11 +169,12 @@ inline void ordered_pairs(v128_t v, v128_t dist, v128_t* best, v128_t* neg) {
   *best = wasm_f32x4_pmax(even, odd);
   *neg = wasm_i32x4_sub(wasm_f32x4_lt(even, odd), dist);
 }
-// Row 1's `neg` is below row 0's in every lane (-d1 - 1 <= n <= -d1 < -1 <=
-// neg <= 0: the rows are at least an input row apart), so the select of the
-// offsets is min(neg, n & m): two instructions, where a bitselect is three
-// on x64. The empty asm hides that m is a compare result, or clang turns
-// n & m back into a bitselect with zero and the min is one instruction more.
+// A later window row's `neg` is below the running one in every lane (row
+// k's is -dk or -dk - 1, and the rows come in order, at least an input row
+// apart: -dk < -d(k-1) - 1), so the select of the offsets is min(neg, n &
+// m): two instructions, where a bitselect is three on x64. The empty asm
+// hides that m is a compare result, or clang turns n & m back into a
+// bitselect with zero and the min is one instruction more.
 inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
   v128_t m = wasm_f32x4_lt(*best, b);
   *best = wasm_f32x4_pmax(*best, b);
@@ -203,8 +204,8 @@ inline void window_starts(int64_t first, v128_t base[2]) {
 
 }  // namespace half_simd
 
-// kernel 2, stride 2, dilation 1 along W, one or two window rows (the
-// guard below): the interior columns of all output rows of `r`, 8 per step
+// kernel 2, stride 2, dilation 1 along W (the guard below): the interior
+// columns of all output rows of `r`, 8 per step
 // (end - begin >= 8), each window row's 16 values two v128s of 4 pairs. The
 // tail group overlaps the last full one (the same bits written twice).
 //
@@ -215,12 +216,17 @@ inline void window_starts(int64_t first, v128_t base[2]) {
 // largest magnitude seen is kept on the side; if it is a NaN's, the row is
 // done again by the scalar kernel, overwriting it (rows with NaN are rare;
 // a SIMD copy of the NaN rule made the module larger than it may be).
-template <typename H, typename I>
+//
+// kAnyRows = false takes one or two window rows (the 1d and 2d pools), with
+// row 1's distance kept out of the loop; true any number (the 3d pool's
+// four). One copy for both made the two-row loop slower: V8 allocated its
+// registers differently.
+template <bool kAnyRows, typename H, typename I>
 __attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxRow& r,
                                                        int64_t begin, int64_t end, H* y, I* idx) {
   static_assert(sizeof(void*) == 4, "offsets in int32 lanes need a wasm32 memory");
-  const int64_t pad = r.pad, ow_n = r.out_width;
-  const bool two = r.nrows == 2;
+  const int64_t pad = r.pad, ow_n = r.out_width, nrows = r.nrows;
+  const bool two = nrows == 2;
   const int64_t d1 = two ? r.rows[1] : 0;
   const v128_t dist = wasm_i32x4_splat(static_cast<int32_t>(d1));
   const v128_t mag_mask = wasm_i16x8_splat(0x7fff);
@@ -240,15 +246,23 @@ __attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxR
       v128_t best_lo, neg_lo, best_hi, neg_hi;
       half_simd::ordered_pairs(lo, wasm_i32x4_splat(0), &best_lo, &neg_lo);
       half_simd::ordered_pairs(hi, wasm_i32x4_splat(0), &best_hi, &neg_hi);
-      if (two) {
-        const v128_t lo1 = wasm_v128_load(p + d1), hi1 = wasm_v128_load(p + d1 + 8);
+      // A later window row, `dk` (splatted) from the first.
+      auto fold_row = [&](int64_t dk, v128_t dist_k) {
+        const v128_t lo1 = wasm_v128_load(p + dk), hi1 = wasm_v128_load(p + dk + 8);
         seen = wasm_u16x8_max(
             seen, wasm_u16x8_max(wasm_v128_and(lo1, mag_mask), wasm_v128_and(hi1, mag_mask)));
         v128_t b, n;
-        half_simd::ordered_pairs(lo1, dist, &b, &n);
+        half_simd::ordered_pairs(lo1, dist_k, &b, &n);
         half_simd::combine_ordered(&best_lo, &neg_lo, b, n);
-        half_simd::ordered_pairs(hi1, dist, &b, &n);
+        half_simd::ordered_pairs(hi1, dist_k, &b, &n);
         half_simd::combine_ordered(&best_hi, &neg_hi, b, n);
+      };
+      if constexpr (kAnyRows) {
+        for (int64_t k = 1; k < nrows; ++k) {
+          fold_row(r.rows[k], wasm_i32x4_splat(static_cast<int32_t>(r.rows[k])));
+        }
+      } else if (two) {
+        fold_row(d1, dist);
       }
       // The winners' bits: the top halves.
       wasm_v128_store(yt + ow, wasm_i8x16_shuffle(best_lo, best_hi, 2, 3, 6, 7, 10, 11, 14, 15, 18,
@@ -279,9 +293,8 @@ __attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxR
 }
 
 // The guard: kernel 2, stride 2, dilation 1 along W, and every offset the
-// run of rows reads fits the int32 lanes it computes them in. Runs with more
-// than two window rows, or fewer interior columns than 8, go to the scalar
-// kernel whole.
+// run of rows reads fits the int32 lanes it computes them in. Runs with
+// fewer interior columns than 8 go to the scalar kernel whole.
 template <typename T, typename I>
 inline bool argmaxpool_row_half__wasmsimd_k2s2_applies(const ArgmaxRow& r) {
   const int64_t last =
@@ -292,7 +305,7 @@ template <typename H, typename I>
 void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I* idx) {
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
-  if (r.nrows == 0 || r.nrows > 2 || end - begin < 8) {
+  if (r.nrows == 0 || end - begin < 8) {
     argmaxpool_row_half__scalar(x, r, y, idx);
     return;
   }
@@ -302,7 +315,11 @@ void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I*
       argmaxpool_cols_half__scalar(x, row, end, row.out_width, yt, it);
     });
   }
-  argmax_groups_half_k2s2(x, r, begin, end, y, idx);
+  if (r.nrows <= 2) {
+    argmax_groups_half_k2s2<false>(x, r, begin, end, y, idx);
+  } else {
+    argmax_groups_half_k2s2<true>(x, r, begin, end, y, idx);
+  }
 }
 
 #endif  // __wasm_simd128__
