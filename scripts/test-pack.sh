@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The package as users get it: npm pack, install the tarball into an empty
 # folder (no Emscripten involved), then
-#   - check the tarball holds the .wasm, the glue and the types, and no sources;
+#   - check the tarball holds the .wasm, the glue and the types, and no sources,
+#     and that unpool.wasm keeps under its 120 KB budget;
 #   - import 'unpool' from a Node script;
 #   - type-check a TypeScript file against the installed .d.ts;
 #   - bundle a page importing 'unpool' with Vite, and the same page with
@@ -31,6 +32,15 @@ if grep -qvE '^package/(package\.json|README\.md|LICENSE|dist/[A-Za-z0-9_.-]+)$'
   grep -vE '^package/(package\.json|README\.md|LICENSE|dist/[A-Za-z0-9_.-]+)$' <<<"$listing" >&2
   exit 1
 fi
+
+# The module's size budget (120 KB): each dtype, op and kernel added costs
+# bytes every page that loads the package downloads.
+size=$(tar -xzOf "$tarball" package/dist/unpool.wasm | wc -c)
+if [ "$size" -ge 120000 ]; then
+  echo "test-pack: dist/unpool.wasm is $size bytes, over the 120,000-byte budget" >&2
+  exit 1
+fi
+echo "test-pack: dist/unpool.wasm $size bytes (budget 120,000)"
 
 app="$work/app"
 mkdir -p "$app"
