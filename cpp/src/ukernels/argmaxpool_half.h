@@ -169,12 +169,12 @@ inline void ordered_pairs(v128_t v, v128_t dist, v128_t* best, v128_t* neg) {
   *best = wasm_f32x4_pmax(even, odd);
   *neg = wasm_i32x4_sub(wasm_f32x4_lt(even, odd), dist);
 }
-// A later window row's `neg` is below the running one in every lane (row
-// k's is -dk or -dk - 1, and the rows come in order, at least an input row
-// apart: -dk < -d(k-1) - 1), so the select of the offsets is min(neg, n &
-// m): two instructions, where a bitselect is three on x64. The empty asm
-// hides that m is a compare result, or clang turns n & m back into a
-// bitselect with zero and the min is one instruction more.
+// A later window row's `neg` is at most the running one in every lane: row
+// k's is -dk or -dk - 1, and ArgmaxRow's rows come in scan order, distinct
+// input rows, so -dk <= -d(k-1) - 1. The select of the offsets is then
+// min(neg, n & m): two instructions, where a bitselect is three on x64. The
+// empty asm hides that m is a compare result, or clang turns n & m back into
+// a bitselect with zero and the min is one instruction more.
 inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
   v128_t m = wasm_f32x4_lt(*best, b);
   *best = wasm_f32x4_pmax(*best, b);
@@ -205,9 +205,9 @@ inline void window_starts(int64_t first, v128_t base[2]) {
 }  // namespace half_simd
 
 // kernel 2, stride 2, dilation 1 along W (the guard below): the interior
-// columns of all output rows of `r`, 8 per step
-// (end - begin >= 8), each window row's 16 values two v128s of 4 pairs. The
-// tail group overlaps the last full one (the same bits written twice).
+// columns of all output rows of `r`, 8 per step (end - begin >= 8), each
+// window row's 16 values two v128s of 4 pairs. The tail group overlaps the
+// last full one (the same bits written twice).
 //
 // Each output row runs as if it held no NaN, the values compared as float32
 // (half_simd::even_as_f32), as the f32 kernel's ordered pass does: each
@@ -248,13 +248,13 @@ __attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxR
       half_simd::ordered_pairs(hi, wasm_i32x4_splat(0), &best_hi, &neg_hi);
       // A later window row, `dk` (splatted) from the first.
       auto fold_row = [&](int64_t dk, v128_t dist_k) {
-        const v128_t lo1 = wasm_v128_load(p + dk), hi1 = wasm_v128_load(p + dk + 8);
+        const v128_t lo_k = wasm_v128_load(p + dk), hi_k = wasm_v128_load(p + dk + 8);
         seen = wasm_u16x8_max(
-            seen, wasm_u16x8_max(wasm_v128_and(lo1, mag_mask), wasm_v128_and(hi1, mag_mask)));
+            seen, wasm_u16x8_max(wasm_v128_and(lo_k, mag_mask), wasm_v128_and(hi_k, mag_mask)));
         v128_t b, n;
-        half_simd::ordered_pairs(lo1, dist_k, &b, &n);
+        half_simd::ordered_pairs(lo_k, dist_k, &b, &n);
         half_simd::combine_ordered(&best_lo, &neg_lo, b, n);
-        half_simd::ordered_pairs(hi1, dist_k, &b, &n);
+        half_simd::ordered_pairs(hi_k, dist_k, &b, &n);
         half_simd::combine_ordered(&best_hi, &neg_hi, b, n);
       };
       if constexpr (kAnyRows) {
