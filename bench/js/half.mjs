@@ -15,7 +15,9 @@
 // where the global exists.
 //
 // Usage: node bench/js/half.mjs [dist] [--reps 21] [--shape 1,16,32,32,32]
-//   --shape: another (n, c, ...) shape, 1d to 3d (the targets are 2d's).
+//          [--layout NHWC]
+//   --shape: another shape, 1d to 3d (the targets are 2d's); with --layout
+//   (NLC, NHWC or NDHWC) it is given channels last, e.g. 1,112,112,64.
 import { runCases, input, halfBits } from './suite.mjs';
 import { openDist } from './cli.mjs';
 
@@ -27,6 +29,8 @@ if (!(dims >= 1 && dims <= 3) || !shape.every((d) => Number.isInteger(d) && d > 
   throw new Error(`half: --shape needs 3 to 5 positive sizes, got ${process.argv[at + 1]}`);
 }
 const pool = u[`maxPool${dims}d`], unpool = u[`maxUnpool${dims}d`];
+const lat = process.argv.indexOf('--layout');
+const k2 = lat >= 0 ? { kernelSize: 2, layout: process.argv[lat + 1] } : { kernelSize: 2 };
 const f32 = input(shape);
 const f16 = halfBits(f32, 'float16');
 const bf16 = halfBits(f32, 'bfloat16');
@@ -40,15 +44,15 @@ if (F16) tensors['Float16Array'] = { data: new F16(f16.buffer), shape };
 
 const pooled = {}, resident = {};
 for (const [k, x] of Object.entries(tensors)) {
-  pooled[k] = pool(x, { kernelSize: 2 });
+  pooled[k] = pool(x, k2);
   resident[k] = u.uploadTensor(x);
 }
 const cases = {};
 for (const k of Object.keys(tensors)) {
-  cases[`pool ${k}`] = () => pool(tensors[k], { kernelSize: 2 });
-  cases[`unpool ${k}`] = () => unpool(pooled[k].output, pooled[k].indices, { kernelSize: 2 });
+  cases[`pool ${k}`] = () => pool(tensors[k], k2);
+  cases[`unpool ${k}`] = () => unpool(pooled[k].output, pooled[k].indices, k2);
   cases[`pool ${k} resident`] = () => {
-    const r = pool(resident[k], { kernelSize: 2, resident: true });
+    const r = pool(resident[k], { ...k2, resident: true });
     r.output.dispose();
     r.indices.dispose();
   };
@@ -70,14 +74,14 @@ cases['floor float16'] = floor(f16);
 
 // The same indices for every dtype whose values order as float32's do.
 const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
-if (!same(pooled.bfloat16.indices.data, pool({ data: new Float32Array(new Uint32Array(Array.from(bf16, (h) => h << 16)).buffer), shape }, { kernelSize: 2 }).indices.data)) {
+if (!same(pooled.bfloat16.indices.data, pool({ data: new Float32Array(new Uint32Array(Array.from(bf16, (h) => h << 16)).buffer), shape }, k2).indices.data)) {
   throw new Error('half: bfloat16 indices differ from float32 ones on the same values');
 }
 
 const t = await runCases(cases, { reps, minBatchMs: 20, warmupMs: 200 });
 Object.values(resident).forEach((r) => r.dispose());
 const us = (k) => t[k].toFixed(0).padStart(7);
-console.log(`half: ${shape.join('x')} k2 s2, Node ${process.versions.node}, SIMD ${u.backendInfo().simd}, Float16Array ${F16 ? 'yes' : 'no'}, median of ${reps} alternated batches (µs per call)`);
+console.log(`half: ${shape.join('x')}${k2.layout ? ` ${k2.layout}` : ''} k2 s2, Node ${process.versions.node}, SIMD ${u.backendInfo().simd}, Float16Array ${F16 ? 'yes' : 'no'}, median of ${reps} alternated batches (µs per call)`);
 for (const k of Object.keys(cases)) console.log(`${k.padEnd(30)} ${us(k)}`);
 console.log('');
 const ratio = (a, b) => (t[a] / t[b]).toFixed(2);
@@ -102,7 +106,7 @@ if (typeof usage === 'function' && typeof usage().minorPageFault === 'number') {
     const round = {};
     for (const k of ['float32', 'float16']) {
       const f0 = faults(), t0 = performance.now();
-      for (let i = 0; i < 20; ++i) pool(tensors[k], { kernelSize: 2 });
+      for (let i = 0; i < 20; ++i) pool(tensors[k], k2);
       round[k] = { us: ((performance.now() - t0) / 20) * 1000, faults: (faults() - f0) / 20 };
     }
     rounds.push(round);

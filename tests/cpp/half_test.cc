@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "ukernels/argmaxpool_half.h"
+#include "ukernels/config.h"
 #include "ukernels/ukernels.h"
 
 namespace unpool_test {
@@ -217,6 +220,98 @@ void check_row_kernels() {
 TEST(Half, RowKernelsFollowTheFloat32Rule) {
   check_row_kernels<Float16>();
   check_row_kernels<BFloat16>();
+}
+
+// Channels-last positions: a D x H x W input of C channels and one window
+// (clipped, dilated, or empty), every variant against the float32 model per
+// channel, on data with and without NaN, with cells around the outputs that
+// no variant may write.
+template <typename H>
+void check_nhwc_kernels() {
+  std::mt19937 rng(7);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  int ran_simd = 0;
+  for (int64_t C : {1, 7, 8, 9, 15, 16, 17, 24, 33, 64}) {
+    for (int iter = 0; iter < 80; ++iter) {
+      const bool nan = iter % 2 == 0;
+      int64_t in[3];
+      unpool::ukernels::ArgmaxNhwc p{};
+      for (int i = 0; i < 3; ++i) {
+        in[i] = pick(1, 4);
+        p.dilation[i] = pick(1, 2);
+        p.start[i] = pick(0, in[i] - 1);
+        p.end[i] = std::min(in[i], p.start[i] + pick(0, 3) * p.dilation[i]);
+      }
+      p.height = in[1];
+      p.width = in[2];
+      p.channels = C;
+      const std::vector<H> x = row_data<H>(static_cast<size_t>(in[0] * in[1] * in[2] * C),
+                                           static_cast<uint32_t>(C * 1000 + iter), nan);
+      const int64_t first = (p.start[0] * in[1] + p.start[1]) * in[2] + p.start[2];
+      std::vector<uint16_t> want_bits(static_cast<size_t>(C));
+      std::vector<int64_t> want_at(static_cast<size_t>(C));
+      for (int64_t c = 0; c < C; ++c) {
+        std::vector<uint16_t> taps;
+        std::vector<int64_t> at;
+        for (int64_t d = p.start[0]; d < p.end[0]; d += p.dilation[0]) {
+          for (int64_t h = p.start[1]; h < p.end[1]; h += p.dilation[1]) {
+            for (int64_t w = p.start[2]; w < p.end[2]; w += p.dilation[2]) {
+              const int64_t o = (d * in[1] + h) * in[2] + w;
+              taps.push_back(x[static_cast<size_t>(o * C + c)].bits);
+              at.push_back(o);
+            }
+          }
+        }
+        const size_t k = static_cast<size_t>(c);
+        want_bits[k] = HalfTraits<H>::kNegInf;
+        want_at[k] = first;
+        if (!taps.empty()) model<H>(taps, at, &want_bits[k], &want_at[k]);
+      }
+      auto every_variant = [&](auto index) {
+        using I = decltype(index);
+        const auto chosen = unpool::ukernels::config::argmaxpool_nhwc<H, I>(p);
+        bool chosen_applies = false;
+        for (const auto& v : unpool::ukernels::kArgmaxpoolNhwcHalfVariants<H, I>) {
+          chosen_applies |= v.fn == chosen && v.applies(p);
+          if (!v.applies(p)) continue;
+          if (std::string(v.name).find("wasmsimd") != std::string::npos) ++ran_simd;
+          constexpr size_t kGuard = 4;
+          std::vector<H> y(static_cast<size_t>(C) + 2 * kGuard, H{0x1234});
+          std::vector<I> idx(static_cast<size_t>(C) + 2 * kGuard, I(-7));
+          v.fn(x.data(), p, y.data() + kGuard, idx.data() + kGuard);
+          for (size_t g = 0; g < kGuard; ++g) {
+            ASSERT_TRUE(y[g].bits == 0x1234 && y[y.size() - 1 - g].bits == 0x1234 &&
+                        idx[g] == I(-7) && idx[idx.size() - 1 - g] == I(-7))
+                << v.name << " wrote outside its channels, C=" << C << " iter " << iter;
+          }
+          for (size_t c = 0; c < static_cast<size_t>(C); ++c) {
+            ASSERT_EQ(y[kGuard + c].bits, want_bits[c])
+                << v.name << " C=" << C << " iter " << iter << " channel " << c;
+            ASSERT_EQ(int64_t{idx[kGuard + c]}, want_at[c])
+                << v.name << " C=" << C << " iter " << iter << " channel " << c;
+          }
+        }
+        ASSERT_TRUE(chosen_applies) << "config picks a variant whose guard fails";
+      };
+      every_variant(int32_t{});
+      every_variant(int64_t{});
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+#ifdef __wasm_simd128__
+  EXPECT_GT(ran_simd, 0) << "argmaxpool_nhwc_half__wasmsimd never ran";
+  EXPECT_EQ((unpool::ukernels::config::argmaxpool_nhwc<H, int32_t>(unpool::ukernels::ArgmaxNhwc{})),
+            (&unpool::ukernels::argmaxpool_nhwc_half__wasmsimd<H, int32_t>));
+#else
+  EXPECT_EQ(ran_simd, 0);
+#endif
+}
+
+TEST(Half, NhwcKernelsFollowTheFloat32Rule) {
+  check_nhwc_kernels<Float16>();
+  check_nhwc_kernels<BFloat16>();
 }
 
 TEST(Half, ScatterAddRoundsAfterEveryAdd) {

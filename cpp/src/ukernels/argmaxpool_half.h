@@ -9,6 +9,7 @@
 #define UNPOOL_SRC_UKERNELS_ARGMAXPOOL_HALF_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "ukernels/argmaxpool.h"
 #include "ukernels/argmaxpool_nhwc.h"
@@ -104,14 +105,15 @@ void argmaxpool_windows_half__scalar_s(const H* x, const ArgmaxWindows& a, const
   argmaxpool_windows_half__scalar<H, I>(x, a, y, idx);
 }
 
-// argmaxpool_nhwc__scalar's contract for 16-bit values: one output
-// position, every channel, taps in (d, h, w) order per channel.
+// Channels [0, cn) of one output position of a channels-last pool (x, y,
+// idx at the first of them), taps in (d, h, w) order per channel.
 template <typename H, typename I>
-__attribute__((noinline)) void argmaxpool_nhwc_half__scalar(const H* x, const ArgmaxNhwc& p, H* y,
-                                                            I* idx) {
+__attribute__((noinline)) void argmaxpool_nhwc_half_channels__scalar(const H* x,
+                                                                     const ArgmaxNhwc& p,
+                                                                     int64_t cn, H* y, I* idx) {
   const int64_t Hh = p.height, W = p.width, C = p.channels;
   const I first = static_cast<I>((p.start[0] * Hh + p.start[1]) * W + p.start[2]);
-  for (int64_t c = 0; c < C; ++c) {
+  for (int64_t c = 0; c < cn; ++c) {
     HalfMax<H, I> m(first);
     for (int64_t d = p.start[0]; d < p.end[0]; d += p.dilation[0]) {
       for (int64_t h = p.start[1]; h < p.end[1]; h += p.dilation[1]) {
@@ -124,6 +126,13 @@ __attribute__((noinline)) void argmaxpool_nhwc_half__scalar(const H* x, const Ar
     y[c].bits = m.bits;
     idx[c] = m.at;
   }
+}
+
+// argmaxpool_nhwc__scalar's contract for 16-bit values: one output
+// position, every channel.
+template <typename H, typename I>
+void argmaxpool_nhwc_half__scalar(const H* x, const ArgmaxNhwc& p, H* y, I* idx) {
+  argmaxpool_nhwc_half_channels__scalar(x, p, p.channels, y, idx);
 }
 
 // gi[idx[o]] = H(float(gi[idx[o]]) + float(go[o])) in output order: PyTorch
@@ -319,6 +328,97 @@ void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I*
     argmax_groups_half_k2s2<false>(x, r, begin, end, y, idx);
   } else {
     argmax_groups_half_k2s2<true>(x, r, begin, end, y, idx);
+  }
+}
+
+namespace half_simd {
+
+// Channels [0, cn) of one position (cn a multiple of 8), in blocks of
+// kNhwcBlock, 8 a v128, on the 16-bit patterns at x (bytes; `neg_inf`: the
+// type's -inf, `inf`: its +inf's magnitude): one copy for both 16-bit
+// types, one call per position. The even channels' values and the odd
+// channels' are compared as float32 in their int32 lanes (even_as_f32), so
+// `lt` and `pmax` keep the first maximum as the k2s2 kernel's pairs do. A
+// replaced maximum takes the tap's offset as max(at, tap & m): the taps come
+// in scan order, their offsets increasing from the window's first. As in the
+// k2s2 kernel, the channels run as if they held no NaN, the largest
+// magnitude kept on the side; the result is false if a tap was NaN (the
+// outputs are then to be written again).
+__attribute__((noinline)) inline bool argmaxpool_nhwc_vectors(const void* x, const ArgmaxNhwc& p,
+                                                              int64_t cn, uint16_t neg_inf,
+                                                              uint16_t inf, void* y, int32_t* idx) {
+  constexpr int64_t kV = kNhwcBlock / 8;
+  const int64_t Hh = p.height, W = p.width, C = p.channels;
+  const v128_t neg_inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{neg_inf} << 16));
+  const v128_t first =
+      wasm_i32x4_splat(static_cast<int32_t>((p.start[0] * Hh + p.start[1]) * W + p.start[2]));
+  const v128_t mag_mask = wasm_i16x8_splat(0x7fff);
+  auto fold = [](v128_t* best, v128_t* at, v128_t v, v128_t tap) {
+    v128_t m = wasm_f32x4_lt(*best, v);
+    *best = wasm_f32x4_pmax(*best, v);
+    __asm__("" : "+r"(m));  // keeps the and (see combine_ordered)
+    *at = wasm_i32x4_max(*at, wasm_v128_and(tap, m));
+  };
+  v128_t seen = wasm_i16x8_splat(0);  // the largest magnitude, unsigned
+  for (int64_t c0 = 0; c0 < cn; c0 += kNhwcBlock) {
+    const int64_t vn = (cn - c0 < kNhwcBlock ? cn - c0 : kNhwcBlock) / 8;
+    v128_t best_e[kV], best_o[kV], at_e[kV], at_o[kV];
+    for (int64_t v = 0; v < vn; ++v) {
+      best_e[v] = best_o[v] = neg_inf_v;
+      at_e[v] = at_o[v] = first;
+    }
+    const unsigned char* const x8 = static_cast<const unsigned char*>(x) + 2 * c0;
+    for (int64_t d = p.start[0]; d < p.end[0]; d += p.dilation[0]) {
+      for (int64_t h = p.start[1]; h < p.end[1]; h += p.dilation[1]) {
+        for (int64_t w = p.start[2]; w < p.end[2]; w += p.dilation[2]) {
+          const int64_t at = (d * Hh + h) * W + w;
+          const unsigned char* const xp = x8 + 2 * at * C;
+          const v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(at));
+          for (int64_t v = 0; v < vn; ++v) {
+            const v128_t xv = wasm_v128_load(xp + 16 * v);
+            seen = wasm_u16x8_max(seen, wasm_v128_and(xv, mag_mask));
+            fold(&best_e[v], &at_e[v], even_as_f32(xv), tap);
+            fold(&best_o[v], &at_o[v], odd_as_f32(xv), tap);
+          }
+        }
+      }
+    }
+    unsigned char* const y8 = static_cast<unsigned char*>(y) + 2 * c0;
+    int32_t* const it = idx + c0;
+    for (int64_t v = 0; v < vn; ++v) {
+      // Channel 2k's bits in the low half of lane k, channel 2k + 1's above.
+      wasm_v128_store(y8 + 16 * v, wasm_v128_or(wasm_u32x4_shr(best_e[v], 16), best_o[v]));
+      wasm_v128_store(it + 8 * v, wasm_i32x4_shuffle(at_e[v], at_o[v], 0, 4, 1, 5));
+      wasm_v128_store(it + 8 * v + 4, wasm_i32x4_shuffle(at_e[v], at_o[v], 2, 6, 3, 7));
+    }
+  }
+  return !wasm_v128_any_true(wasm_u16x8_gt(seen, wasm_i16x8_splat(static_cast<int16_t>(inf))));
+}
+
+}  // namespace half_simd
+
+// argmaxpool_nhwc_half__scalar's contract (the guard: int32 indices): the
+// channels in whole v128s by half_simd::argmaxpool_nhwc_vectors (again by
+// the scalar kernel when a tap was NaN), the rest by the scalar kernel.
+template <typename T, typename I>
+constexpr bool argmaxpool_nhwc_half__wasmsimd_applies(const ArgmaxNhwc&) {
+  return is_half_v<T> && std::is_same<I, int32_t>::value;
+}
+template <typename H, typename I>
+__attribute__((noinline)) void argmaxpool_nhwc_half__wasmsimd(const H* x, const ArgmaxNhwc& p, H* y,
+                                                              I* idx) {
+  if constexpr (std::is_same<I, int32_t>::value) {
+    const int64_t whole = p.channels / 8 * 8;
+    if (whole > 0 && !half_simd::argmaxpool_nhwc_vectors(x, p, whole, HalfTraits<H>::kNegInf,
+                                                         HalfTraits<H>::kInf, y, idx)) {
+      argmaxpool_nhwc_half_channels__scalar(x, p, whole, y, idx);
+    }
+    if (p.channels > whole) {
+      argmaxpool_nhwc_half_channels__scalar(x + whole, p, p.channels - whole, y + whole,
+                                            idx + whole);
+    }
+  } else {
+    __builtin_trap();  // its guard rejects these types
   }
 }
 

@@ -75,6 +75,10 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
 template <typename T, typename I>
 inline ArgmaxpoolNhwcFn<T, I> argmaxpool_nhwc(const ArgmaxNhwc& p) {
   if constexpr (is_half_v<T>) {
+#ifdef __wasm_simd128__
+    if (argmaxpool_nhwc_half__wasmsimd_applies<T, I>(p))
+      return &argmaxpool_nhwc_half__wasmsimd<T, I>;
+#endif
     (void)p;
     return &argmaxpool_nhwc_half__scalar<T, I>;
   } else {

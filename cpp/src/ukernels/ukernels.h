@@ -81,6 +81,12 @@ constexpr Variant<ArgmaxpoolNhwcFn<T, I>, bool (*)(const ArgmaxNhwc&)> kArgmaxpo
 #define UNPOOL_ARGMAXPOOL_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
 #include "ukernels/variants.inc"
 };
+template <typename H, typename I>
+constexpr Variant<ArgmaxpoolNhwcFn<H, I>, bool (*)(const ArgmaxNhwc&)>
+    kArgmaxpoolNhwcHalfVariants[] = {
+#define UNPOOL_ARGMAXPOOL_NHWC_HALF_UKERNEL(fn, guard) {#fn, &fn<H, I>, &guard<H, I>},
+#include "ukernels/variants.inc"
+};
 
 // Adaptive and fractional windows: guards take the window lists and the
 // plane's rows (D x H).
