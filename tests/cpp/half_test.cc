@@ -149,21 +149,28 @@ std::vector<H> row_data(size_t n, uint32_t seed, bool nan = true) {
 template <typename H>
 void check_row_kernels() {
   // Runs of `count` output rows over a 2d plane W wide, 5 count rows high,
-  // pooled 1d along W: k2s2 with padding 0 and 1, and k3s1, over 1 to 4
-  // window rows (rows 0, 1, 3 and 4 of each 5: uneven gaps, as a 3d
-  // window's rows have), on data with and without NaN.
+  // pooled 1d along W (kernel, stride, padding, dilation: k2s2 with padding
+  // 0 and 1, k3s1, k3s2, k2s1, dilated, k3s3), over 1 to 4 window rows (rows 0, 1, 3 and 4 of each
+  // 5: uneven gaps, as a 3d window's rows have), on data with and without NaN.
   for (int64_t W : {1, 2, 3, 7, 16, 17, 18, 33, 40, 70}) {
     for (int64_t nrows : {1, 2, 3, 4}) {
       for (int64_t count : {1, 3}) {
         for (bool nan : {true, false}) {
-          for (auto geo : {std::array<int64_t, 3>{2, 2, 0}, {2, 2, 1}, {3, 1, 1}}) {
-            const int64_t k = geo[0], s = geo[1], pad = geo[2];
-            const int64_t out = (W + 2 * pad - k) / s + 1;
+          for (auto geo : {std::array<int64_t, 4>{2, 2, 0, 1},
+                           {2, 2, 1, 1},
+                           {3, 1, 1, 1},
+                           {3, 2, 1, 1},
+                           {2, 1, 0, 1},
+                           {3, 2, 1, 2},
+                           {2, 1, 1, 3},
+                           {3, 3, 0, 1}}) {
+            const int64_t k = geo[0], s = geo[1], pad = geo[2], dil = geo[3];
+            const int64_t out = (W + 2 * pad - dil * (k - 1) - 1) / s + 1;
             if (out < 1) continue;
             const std::vector<H> x = row_data<H>(static_cast<size_t>(5 * W * count),
                                                  static_cast<uint32_t>(W * 31 + nrows), nan);
             const int64_t rows[4] = {0, W, 3 * W, 4 * W};
-            ArgmaxRow r{rows, nrows, 0, W, out, k, s, pad, 1, count, 5 * W};
+            ArgmaxRow r{rows, nrows, 0, W, out, k, s, pad, dil, count, 5 * W};
             const size_t n = static_cast<size_t>(out * count);
             std::vector<H> y(n);
             std::vector<int32_t> idx(n);
@@ -173,19 +180,21 @@ void check_row_kernels() {
               for (int64_t ow = 0; ow < out; ++ow) {
                 std::vector<uint16_t> taps;
                 std::vector<int64_t> at;
+                // The window's taps w0, w0 + dil, ... inside [0, W); with none
+                // (wholly in padding), -inf at its first position, as the kernels.
                 int64_t w0 = ow * s - pad;
-                const int64_t w1 = std::min(w0 + k, W);
-                w0 = std::max<int64_t>(w0, 0);
+                const int64_t w1 = std::min(w0 + (k - 1) * dil + 1, W);
+                if (w0 < 0) w0 += (-w0 + dil - 1) / dil * dil;
                 for (int64_t row = 0; row < nrows; ++row) {
-                  for (int64_t w = w0; w < w1; ++w) {
+                  for (int64_t w = w0; w < w1; w += dil) {
                     const int64_t o = t * 5 * W + rows[row] + w;
                     taps.push_back(x[static_cast<size_t>(o)].bits);
                     at.push_back(o);
                   }
                 }
-                uint16_t want_bits;
-                int64_t want_at;
-                model<H>(taps, at, &want_bits, &want_at);
+                uint16_t want_bits = HalfTraits<H>::kNegInf;
+                int64_t want_at = t * 5 * W + w0;
+                if (!taps.empty()) model<H>(taps, at, &want_bits, &want_at);
                 const size_t o = static_cast<size_t>(t * out + ow);
                 ASSERT_EQ(y[o].bits, want_bits) << "W=" << W << " t=" << t << " ow=" << ow;
                 ASSERT_EQ(idx[o], want_at) << "W=" << W << " t=" << t << " ow=" << ow;

@@ -333,6 +333,58 @@ void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I*
 
 namespace half_simd {
 
+// Output columns [begin, stop) (stop - begin a multiple of 4, interior
+// columns) of the one output row of `r`, stride 1 or 2, 4 a v128: each tap
+// of 4 windows as float32 in the top half of its int32 lane (a stride-2
+// v128 of 8 values has them in its even lanes, even_as_f32; stride 1 loads
+// 4 values widened), on the 16-bit patterns at x (bytes; `neg_inf`: the
+// type's -inf, `inf`: its +inf's magnitude), one copy for both 16-bit types.
+// Taps in the scalar kernel's order; `lt` and `pmax` keep the first maximum
+// and a replaced maximum takes the tap's offsets as max(at, tap & m), each
+// lane's offsets increasing tap by tap. As in the k2s2 kernel, the row runs
+// as if it held no NaN, the largest magnitude of its taps kept on the side;
+// the result is false if a tap was NaN (the outputs are then to be written
+// again).
+__attribute__((noinline)) inline bool argmax_row_groups(const void* x, const ArgmaxRow& r,
+                                                        int64_t begin, int64_t stop,
+                                                        uint16_t neg_inf, uint16_t inf, void* y,
+                                                        int32_t* idx) {
+  const unsigned char* const x8 = static_cast<const unsigned char*>(x);
+  const int64_t s = r.stride;
+  const v128_t neg_inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{neg_inf} << 16));
+  const v128_t mag_mask = wasm_i32x4_splat(0x7fff0000);
+  const v128_t lanes = wasm_i32x4_make(0, 1, 2, 3);
+  v128_t seen = wasm_i32x4_splat(0);  // the largest magnitude, as a float32's bits
+  for (int64_t ow = begin; ow < stop; ow += 4) {
+    const int64_t w0 = ow * s - r.pad;
+    // Offsets of the 4 windows' first taps; valid offsets: they fit int32.
+    const v128_t base =
+        wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(r.first_row + w0)),
+                       wasm_i32x4_mul(lanes, wasm_i32x4_splat(static_cast<int32_t>(s))));
+    v128_t best = neg_inf_v, at = base;
+    for (int64_t k = 0; k < r.nrows; ++k) {
+      for (int64_t j = 0; j < r.kernel; ++j) {
+        const int64_t shift = r.rows[k] + j * r.dilation;
+        const unsigned char* const p = x8 + 2 * (r.first_row + w0 + shift);
+        const v128_t v =
+            s == 2 ? even_as_f32(wasm_v128_load(p)) : wasm_i32x4_shl(wasm_u32x4_load16x4(p), 16);
+        seen = wasm_u32x4_max(seen, wasm_v128_and(v, mag_mask));
+        v128_t m = wasm_f32x4_lt(best, v);
+        best = wasm_f32x4_pmax(best, v);
+        __asm__("" : "+r"(m));  // keeps the and (see combine_ordered)
+        const v128_t tap = wasm_i32x4_add(base, wasm_i32x4_splat(static_cast<int32_t>(shift)));
+        at = wasm_i32x4_max(at, wasm_v128_and(tap, m));
+      }
+    }
+    const v128_t bits = wasm_u32x4_shr(best, 16);
+    wasm_v128_store64_lane(static_cast<unsigned char*>(y) + 2 * ow,
+                           wasm_u16x8_narrow_i32x4(bits, bits), 0);
+    wasm_v128_store(idx + ow, at);
+  }
+  const v128_t inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{inf} << 16));
+  return !wasm_v128_any_true(wasm_u32x4_gt(seen, inf_v));
+}
+
 // Channels [0, cn) of one position (cn a multiple of 8), in blocks of
 // kNhwcBlock, 8 a v128, on the 16-bit patterns at x (bytes; `neg_inf`: the
 // type's -inf, `inf`: its +inf's magnitude): one copy for both 16-bit
@@ -417,6 +469,40 @@ __attribute__((noinline)) void argmaxpool_nhwc_half__wasmsimd(const H* x, const 
       argmaxpool_nhwc_half_channels__scalar(x + whole, p, p.channels - whole, y + whole,
                                             idx + whole);
     }
+  } else {
+    __builtin_trap();  // its guard rejects these types
+  }
+}
+
+// Any window with stride 1 or 2 (the guard; int32 indices, every offset
+// the run reads fitting its int32 lanes): each output row's interior
+// columns in groups of 4 by half_simd::argmax_row_groups (again by the
+// scalar kernel when a tap was NaN), the rest by the scalar kernel.
+template <typename T, typename I>
+inline bool argmaxpool_row_half__wasmsimd_applies(const ArgmaxRow& r) {
+  const int64_t last =
+      r.first_row + (r.nrows > 0 ? r.rows[r.nrows - 1] : 0) + (r.count - 1) * r.step + r.width;
+  return is_half_v<T> && std::is_same<I, int32_t>::value && (r.stride == 1 || r.stride == 2) &&
+         last <= INT32_MAX;
+}
+template <typename H, typename I>
+void argmaxpool_row_half__wasmsimd(const H* x, const ArgmaxRow& r, H* y, I* idx) {
+  if constexpr (std::is_same<I, int32_t>::value) {
+    int64_t begin, end;
+    interior_columns(r, r.stride == 2 ? 1 : 0, &begin, &end);
+    const int64_t stop = end - begin >= 4 ? begin + (end - begin) / 4 * 4 : begin;
+    for_each_row(r, y, idx, [x, begin, stop](const ArgmaxRow& row, H* yt, I* it) {
+      if (row.nrows == 0 || stop == begin) {
+        argmaxpool_cols_half__scalar(x, row, 0, row.out_width, yt, it);
+        return;
+      }
+      argmaxpool_cols_half__scalar(x, row, 0, begin, yt, it);
+      if (!half_simd::argmax_row_groups(x, row, begin, stop, HalfTraits<H>::kNegInf,
+                                        HalfTraits<H>::kInf, yt, it)) {
+        argmaxpool_cols_half__scalar(x, row, begin, stop, yt, it);
+      }
+      argmaxpool_cols_half__scalar(x, row, stop, row.out_width, yt, it);
+    });
   } else {
     __builtin_trap();  // its guard rejects these types
   }

@@ -52,6 +52,7 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
     if (argmaxpool_row_half__wasmsimd_k2s2_applies<T, I>(r)) {
       return &argmaxpool_row_half__wasmsimd_k2s2<T, I>;
     }
+    if (argmaxpool_row_half__wasmsimd_applies<T, I>(r)) return &argmaxpool_row_half__wasmsimd<T, I>;
 #endif
     return &argmaxpool_row_half__scalar<T, I>;
   } else if constexpr (kScalarFloat64 && std::is_same<T, double>::value) {
