@@ -31,6 +31,8 @@ if (!(dims >= 1 && dims <= 3) || !shape.every((d) => Number.isInteger(d) && d > 
 const pool = u[`maxPool${dims}d`], unpool = u[`maxUnpool${dims}d`];
 const lat = process.argv.indexOf('--layout');
 const k2 = lat >= 0 ? { kernelSize: 2, layout: process.argv[lat + 1] } : { kernelSize: 2 };
+// The unpool restores the input's size (an odd size leaves a column over).
+const k2Unpool = { ...k2, outputSize: lat >= 0 ? shape.slice(1, -1) : shape.slice(2) };
 const f32 = input(shape);
 const f16 = halfBits(f32, 'float16');
 const bf16 = halfBits(f32, 'bfloat16');
@@ -50,7 +52,7 @@ for (const [k, x] of Object.entries(tensors)) {
 const cases = {};
 for (const k of Object.keys(tensors)) {
   cases[`pool ${k}`] = () => pool(tensors[k], k2);
-  cases[`unpool ${k}`] = () => unpool(pooled[k].output, pooled[k].indices, k2);
+  cases[`unpool ${k}`] = () => unpool(pooled[k].output, pooled[k].indices, k2Unpool);
   cases[`pool ${k} resident`] = () => {
     const r = pool(resident[k], { ...k2, resident: true });
     r.output.dispose();
