@@ -191,6 +191,17 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
   *neg = wasm_i32x4_min(*neg, wasm_v128_and(n, m));
 }
 
+// One tap `v` (float32 views) of 4 running maxima `best` at offsets `at`,
+// for taps whose offsets `tap` only grow: a greater tap replaces (the first
+// maximum stays), and its offset is max(at, tap & m). The asm keeps the and
+// (see combine_ordered).
+inline void take_growing(v128_t* best, v128_t* at, v128_t v, v128_t tap) {
+  v128_t m = wasm_f32x4_lt(*best, v);
+  *best = wasm_f32x4_pmax(*best, v);
+  __asm__("" : "+r"(m));
+  *at = wasm_i32x4_max(*at, wasm_v128_and(tap, m));
+}
+
 // The offsets of 4 windows: `base` minus `neg` (minus each winner's offset
 // in its window).
 template <typename I>
@@ -304,11 +315,15 @@ __attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxR
 // The guard: kernel 2, stride 2, dilation 1 along W, and every offset the
 // run of rows reads fits the int32 lanes it computes them in. Runs with
 // fewer interior columns than 8 go to the scalar kernel whole.
-template <typename T, typename I>
-inline bool argmaxpool_row_half__wasmsimd_k2s2_applies(const ArgmaxRow& r) {
+inline bool half_run_fits_int32(const ArgmaxRow& r) {
   const int64_t last =
       r.first_row + (r.nrows > 0 ? r.rows[r.nrows - 1] : 0) + (r.count - 1) * r.step + r.width;
-  return is_half_v<T> && r.kernel == 2 && r.stride == 2 && r.dilation == 1 && last <= INT32_MAX;
+  return last <= INT32_MAX;
+}
+template <typename T, typename I>
+inline bool argmaxpool_row_half__wasmsimd_k2s2_applies(const ArgmaxRow& r) {
+  return is_half_v<T> && r.kernel == 2 && r.stride == 2 && r.dilation == 1 &&
+         half_run_fits_int32(r);
 }
 template <typename H, typename I>
 void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I* idx) {
@@ -369,11 +384,8 @@ __attribute__((noinline)) inline bool argmax_row_groups(const void* x, const Arg
         const v128_t v =
             s == 2 ? even_as_f32(wasm_v128_load(p)) : wasm_i32x4_shl(wasm_u32x4_load16x4(p), 16);
         seen = wasm_u32x4_max(seen, wasm_v128_and(v, mag_mask));
-        v128_t m = wasm_f32x4_lt(best, v);
-        best = wasm_f32x4_pmax(best, v);
-        __asm__("" : "+r"(m));  // keeps the and (see combine_ordered)
-        const v128_t tap = wasm_i32x4_add(base, wasm_i32x4_splat(static_cast<int32_t>(shift)));
-        at = wasm_i32x4_max(at, wasm_v128_and(tap, m));
+        take_growing(&best, &at, v,
+                     wasm_i32x4_add(base, wasm_i32x4_splat(static_cast<int32_t>(shift))));
       }
     }
     const v128_t bits = wasm_u32x4_shr(best, 16);
@@ -405,12 +417,6 @@ __attribute__((noinline)) inline bool argmaxpool_nhwc_vectors(const void* x, con
   const v128_t first =
       wasm_i32x4_splat(static_cast<int32_t>((p.start[0] * Hh + p.start[1]) * W + p.start[2]));
   const v128_t mag_mask = wasm_i16x8_splat(0x7fff);
-  auto fold = [](v128_t* best, v128_t* at, v128_t v, v128_t tap) {
-    v128_t m = wasm_f32x4_lt(*best, v);
-    *best = wasm_f32x4_pmax(*best, v);
-    __asm__("" : "+r"(m));  // keeps the and (see combine_ordered)
-    *at = wasm_i32x4_max(*at, wasm_v128_and(tap, m));
-  };
   v128_t seen = wasm_i16x8_splat(0);  // the largest magnitude, unsigned
   for (int64_t c0 = 0; c0 < cn; c0 += kNhwcBlock) {
     const int64_t vn = (cn - c0 < kNhwcBlock ? cn - c0 : kNhwcBlock) / 8;
@@ -429,8 +435,8 @@ __attribute__((noinline)) inline bool argmaxpool_nhwc_vectors(const void* x, con
           for (int64_t v = 0; v < vn; ++v) {
             const v128_t xv = wasm_v128_load(xp + 16 * v);
             seen = wasm_u16x8_max(seen, wasm_v128_and(xv, mag_mask));
-            fold(&best_e[v], &at_e[v], even_as_f32(xv), tap);
-            fold(&best_o[v], &at_o[v], odd_as_f32(xv), tap);
+            take_growing(&best_e[v], &at_e[v], even_as_f32(xv), tap);
+            take_growing(&best_o[v], &at_o[v], odd_as_f32(xv), tap);
           }
         }
       }
@@ -480,10 +486,8 @@ __attribute__((noinline)) void argmaxpool_nhwc_half__wasmsimd(const H* x, const 
 // scalar kernel when a tap was NaN), the rest by the scalar kernel.
 template <typename T, typename I>
 inline bool argmaxpool_row_half__wasmsimd_applies(const ArgmaxRow& r) {
-  const int64_t last =
-      r.first_row + (r.nrows > 0 ? r.rows[r.nrows - 1] : 0) + (r.count - 1) * r.step + r.width;
   return is_half_v<T> && std::is_same<I, int32_t>::value && (r.stride == 1 || r.stride == 2) &&
-         last <= INT32_MAX;
+         half_run_fits_int32(r);
 }
 template <typename H, typename I>
 void argmaxpool_row_half__wasmsimd(const H* x, const ArgmaxRow& r, H* y, I* idx) {
