@@ -5,6 +5,9 @@
 //   - the unpool of its result: 16-bit at most 0.8x float32's time;
 //   - the resident pool (no copies), to set beside the native g++ -O3 figure
 //     of the same kernel (bench/native/run.sh 'op/pool_(f16|bf16)/2d/1x64x112x112').
+//   - resident adaptive pools to 5/14 of each size (2d: 40x40, uneven
+//     overlapping windows) and k = s = 3 pools: channels first, the 16-bit
+//     ones run the float32 kernels on float32 keys of their values;
 //   - the floor: the copies of a pool alone (values in, values and indices,
 //     Int32Array as by default, out into fresh arrays), no kernel. The
 //     indices are the same bytes for every dtype, so the 16-bit pool can
@@ -29,10 +32,14 @@ if (!(dims >= 1 && dims <= 3) || !shape.every((d) => Number.isInteger(d) && d > 
   throw new Error(`half: --shape needs 3 to 5 positive sizes, got ${process.argv[at + 1]}`);
 }
 const pool = u[`maxPool${dims}d`], unpool = u[`maxUnpool${dims}d`];
+const adaptive = u[`adaptiveMaxPool${dims}d`];
 const lat = process.argv.indexOf('--layout');
 const k2 = lat >= 0 ? { kernelSize: 2, layout: process.argv[lat + 1] } : { kernelSize: 2 };
 // The unpool restores the input's size (an odd size leaves a column over).
 const k2Unpool = { ...k2, outputSize: lat >= 0 ? shape.slice(1, -1) : shape.slice(2) };
+const spatial = lat >= 0 ? shape.slice(1, -1) : shape.slice(2);
+const uneven = { outputSize: spatial.map((d) => Math.max(1, Math.floor((d * 5) / 14))) };
+if (lat >= 0) uneven.layout = k2.layout;
 const f32 = input(shape);
 const f16 = halfBits(f32, 'float16');
 const bf16 = halfBits(f32, 'bfloat16');
@@ -55,6 +62,16 @@ for (const k of Object.keys(tensors)) {
   cases[`unpool ${k}`] = () => unpool(pooled[k].output, pooled[k].indices, k2Unpool);
   cases[`pool ${k} resident`] = () => {
     const r = pool(resident[k], { ...k2, resident: true });
+    r.output.dispose();
+    r.indices.dispose();
+  };
+  cases[`adaptive ${k} resident`] = () => {
+    const r = adaptive(resident[k], { ...uneven, resident: true });
+    r.output.dispose();
+    r.indices.dispose();
+  };
+  cases[`pool k3 s3 ${k} resident`] = () => {
+    const r = pool(resident[k], { ...k2, kernelSize: 3, resident: true });
     r.output.dispose();
     r.indices.dispose();
   };
@@ -91,6 +108,10 @@ for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
   console.log(`${k}: pool ${ratio(`pool ${k}`, 'pool float32')}x float32 (target <= 0.75), ` +
     `unpool ${ratio(`unpool ${k}`, 'unpool float32')}x (target <= 0.8), ` +
     `resident pool ${t[`pool ${k} resident`].toFixed(0)} µs`);
+}
+for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
+  console.log(`${k}, resident: adaptive ${ratio(`adaptive ${k} resident`, 'adaptive float32 resident')}x float32, ` +
+    `k3 s3 pool ${ratio(`pool k3 s3 ${k} resident`, 'pool k3 s3 float32 resident')}x`);
 }
 console.log(`floor: copies alone, 16-bit ${ratio('floor float16', 'floor float32')}x float32's; ` +
   `with no 16-bit kernel time at all the pool would be ${ratio('floor float16', 'pool float32')}x float32's`);

@@ -13,9 +13,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "pool_rows.h"
 #include "ukernels/argmaxpool_half.h"
 #include "ukernels/config.h"
 #include "ukernels/ukernels.h"
+#include "unpool/unpool.h"
 
 namespace unpool_test {
 namespace {
@@ -321,6 +323,246 @@ void check_nhwc_kernels() {
 TEST(Half, NhwcKernelsFollowTheFloat32Rule) {
   check_nhwc_kernels<Float16>();
   check_nhwc_kernels<BFloat16>();
+}
+
+// half_window_keys over every bit pattern (and a run that starts unaligned
+// and ends in the scalar tail): NaN exactly for the NaNs, and for the others
+// the float32 order of the values, +-0 equal.
+template <typename H>
+void check_window_keys() {
+  std::vector<uint16_t> bits(65536);
+  for (size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<uint16_t>(i);
+  std::vector<float> keys(bits.size());
+  unpool::ukernels::half_window_keys(bits.data(), 65536, HalfTraits<H>::kInf, keys.data());
+  std::vector<float> tail(61, 7.0f);
+  unpool::ukernels::half_window_keys(bits.data() + 32765, 61, HalfTraits<H>::kInf, tail.data());
+  for (size_t i = 0; i < tail.size(); ++i) {
+    ASSERT_EQ(std::memcmp(&tail[i], &keys[32765 + i], sizeof(float)), 0) << i;
+  }
+  std::vector<uint16_t> numbers;
+  for (size_t i = 0; i < bits.size(); ++i) {
+    const bool nan = std::isnan(HalfTraits<H>::to_float(bits[i]));
+    ASSERT_EQ(std::isnan(keys[i]), nan) << std::hex << i;
+    if (!nan) numbers.push_back(bits[i]);
+  }
+  std::stable_sort(numbers.begin(), numbers.end(), [](uint16_t a, uint16_t b) {
+    return HalfTraits<H>::to_float(a) < HalfTraits<H>::to_float(b);
+  });
+  for (size_t i = 1; i < numbers.size(); ++i) {
+    const float a = HalfTraits<H>::to_float(numbers[i - 1]), b = HalfTraits<H>::to_float(numbers[i]);
+    const float ka = keys[numbers[i - 1]], kb = keys[numbers[i]];
+    ASSERT_EQ(ka < kb, a < b) << std::hex << numbers[i - 1] << " " << numbers[i];
+    ASSERT_EQ(ka == kb, a == b) << std::hex << numbers[i - 1] << " " << numbers[i];
+  }
+}
+
+TEST(Half, WindowKeysOrderLikeTheValues) {
+  check_window_keys<Float16>();
+  check_window_keys<BFloat16>();
+}
+
+// Adaptive (seed 0) or pseudo-random (fractional-like) windows of width
+// `width` along one dim of `in`.
+struct WindowLists {
+  std::vector<int64_t> start, end;
+  unpool::ukernels::WindowList list() const {
+    return {start.data(), end.data(), static_cast<int64_t>(start.size())};
+  }
+};
+WindowLists window_lists(int64_t in, int64_t out, int64_t width, uint32_t seed) {
+  WindowLists l;
+  for (int64_t o = 0; o < out; ++o) {
+    if (seed == 0) {
+      l.start.push_back(o * in / out);
+      l.end.push_back(((o + 1) * in + out - 1) / out);
+    } else {
+      seed = seed * 1664525u + 1013904223u;
+      const int64_t w = std::min(width, in);
+      l.start.push_back(static_cast<int64_t>((seed >> 8) % static_cast<uint32_t>(in - w + 1)));
+      l.end.push_back(l.start.back() + w);
+    }
+  }
+  return l;
+}
+
+// Window lists over D x H x W planes (overlapping, uneven, repeated, narrow
+// and wide, both of the column scan's second passes), every variant against
+// the float32 model, with cells around the outputs that no variant may write.
+template <typename H>
+void check_window_kernels() {
+  int ran_cols = 0;
+  for (uint32_t seed : {0u, 5u, 6u}) {
+    for (const auto& c : std::vector<std::array<int64_t, 7>>{{1, 1, 7, 1, 1, 3, 2},
+                                                             {1, 5, 5, 1, 3, 3, 2},
+                                                             {1, 9, 11, 1, 4, 7, 3},
+                                                             {1, 4, 3, 1, 7, 9, 1},
+                                                             {1, 40, 45, 1, 13, 17, 4},
+                                                             {3, 5, 6, 2, 4, 4, 2},
+                                                             {2, 3, 4, 5, 6, 7, 1},
+                                                             {1, 13, 29, 1, 5, 11, 3},
+                                                             {1, 5, 30, 1, 1, 1, 1},
+                                                             {2, 6, 30, 1, 2, 2, 9}}) {
+      for (bool nan : {true, false}) {
+        const int64_t D = c[0], Hh = c[1], W = c[2], od = c[3], oh = c[4], ow = c[5];
+        const WindowLists ld = window_lists(D, od, c[6], seed ? seed + 1 : 0),
+                          lh = window_lists(Hh, oh, c[6], seed ? seed + 2 : 0),
+                          lw = window_lists(W, ow, c[6], seed ? seed + 3 : 0);
+        const unpool::ukernels::ArgmaxWindows a{ld.list(), lh.list(), lw.list(), Hh, W};
+        const size_t in = static_cast<size_t>(D * Hh * W), out = static_cast<size_t>(od * oh * ow);
+        const std::vector<H> x = row_data<H>(in, static_cast<uint32_t>(in * 7 + seed), nan);
+        std::vector<uint16_t> want_bits(out);
+        std::vector<int64_t> want_at(out);
+        for (int64_t d = 0, o = 0; d < od; ++d) {
+          for (int64_t h = 0; h < oh; ++h) {
+            for (int64_t w = 0; w < ow; ++w, ++o) {
+              std::vector<uint16_t> taps;
+              std::vector<int64_t> at;
+              for (int64_t i = ld.start[d]; i < ld.end[d]; ++i) {
+                for (int64_t j = lh.start[h]; j < lh.end[h]; ++j) {
+                  for (int64_t k = lw.start[w]; k < lw.end[w]; ++k) {
+                    at.push_back((i * Hh + j) * W + k);
+                    taps.push_back(x[static_cast<size_t>(at.back())].bits);
+                  }
+                }
+              }
+              model<H>(taps, at, &want_bits[o], &want_at[o]);
+            }
+          }
+        }
+        auto every_variant = [&](auto index) {
+          using I = decltype(index);
+          std::vector<float> best(W), run(W), keys(in), fout(out);
+          std::vector<int32_t> at(W), run_at(W), order(ow);
+          const unpool::ukernels::WindowScratch<H> s{best.data(),  at.data(),   run.data(),
+                                                     run_at.data(), order.data(), keys.data(),
+                                                     fout.data()};
+          for (const auto& v : unpool::ukernels::kArgmaxpoolWindowsHalfVariants<H, I>) {
+            ASSERT_TRUE(v.applies(a, D * Hh)) << v.name;
+            if (v.fn == &unpool::ukernels::argmaxpool_windows_half__cols<H, I>) ++ran_cols;
+            constexpr size_t kGuard = 4;
+            std::vector<H> y(out + 2 * kGuard, H{0x1234});
+            std::vector<I> idx(out + 2 * kGuard, I(-7));
+            v.fn(x.data(), a, s, y.data() + kGuard, idx.data() + kGuard);
+            for (size_t g = 0; g < kGuard; ++g) {
+              ASSERT_TRUE(y[g].bits == 0x1234 && y[y.size() - 1 - g].bits == 0x1234 &&
+                          idx[g] == I(-7) && idx[idx.size() - 1 - g] == I(-7))
+                  << v.name << " wrote outside its outputs";
+            }
+            for (size_t o = 0; o < out; ++o) {
+              ASSERT_EQ(y[kGuard + o].bits, want_bits[o])
+                  << v.name << " seed " << seed << " W=" << W << " output " << o;
+              ASSERT_EQ(int64_t{idx[kGuard + o]}, want_at[o])
+                  << v.name << " seed " << seed << " W=" << W << " output " << o;
+            }
+          }
+        };
+        every_variant(int32_t{});
+        every_variant(int64_t{});
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+  EXPECT_GT(ran_cols, 0);
+  // Planes above 2^22 values would need more key scratch: the scalar kernel.
+  // Below, config.h picks the keys in the SIMD build (the scalar build's
+  // float32 column scan is slower than its 16-bit scalar kernel).
+  const int64_t zero = 0, one = 1;
+  const unpool::ukernels::WindowList l{&zero, &one, 1};
+  const unpool::ukernels::ArgmaxWindows wide{l, l, l, 1024, 4096};
+  EXPECT_TRUE((unpool::ukernels::argmaxpool_windows_half__cols_applies<H, int32_t>(wide, 1024)));
+  EXPECT_FALSE((unpool::ukernels::argmaxpool_windows_half__cols_applies<H, int32_t>(wide, 1025)));
+  EXPECT_EQ((unpool::ukernels::config::argmaxpool_windows<H, int32_t>(wide, 1025)),
+            (&unpool::ukernels::argmaxpool_windows_half__scalar_s<H, int32_t>));
+#ifdef __wasm_simd128__
+  EXPECT_EQ((unpool::ukernels::config::argmaxpool_windows<H, int32_t>(wide, 1024)),
+            (&unpool::ukernels::argmaxpool_windows_half__cols<H, int32_t>));
+#else
+  EXPECT_EQ((unpool::ukernels::config::argmaxpool_windows<H, int32_t>(wide, 1024)),
+            (&unpool::ukernels::argmaxpool_windows_half__scalar_s<H, int32_t>));
+#endif
+}
+
+TEST(Half, WindowKernelsFollowTheFloat32Rule) {
+  check_window_kernels<Float16>();
+  check_window_kernels<BFloat16>();
+}
+
+// The channels-first pool op on 16-bit values (which runs on float32 keys
+// where no 16-bit SIMD kernel applies), and the keys path on its own in
+// every build, against the scalar 16-bit kernel through the same row loop: random geometries with strides 1 to 4,
+// dilation, padding, ceil mode (windows wholly in padding), both index types.
+template <typename H>
+void check_pool_op(unpool::DType dtype) {
+  std::mt19937 rng(11);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  int checked = 0;
+  for (int iter = 0; iter < 300; ++iter) {
+    unpool::PoolParams pp;
+    pp.dims = static_cast<int32_t>(pick(1, 3));
+    pp.ceil_mode = pick(0, 1) != 0;
+    unpool::Shape in;
+    in.rank = pp.dims + 2;
+    in.dims[0] = pick(1, 2);
+    in.dims[1] = pick(1, 3);
+    for (auto* a : {&pp.kernel, &pp.stride, &pp.padding, &pp.dilation}) {
+      a->count = pp.dims;
+      a->list = true;
+    }
+    for (int i = 0; i < pp.dims; ++i) {
+      in.dims[2 + i] = i == pp.dims - 1 ? pick(1, 40) : pick(1, 7);
+      pp.kernel.values[i] = pick(1, 4);
+      pp.stride.values[i] = pick(1, 4);
+      pp.dilation.values[i] = pick(0, 3) == 0 ? pick(2, 3) : 1;
+      pp.padding.values[i] = pick(0, pp.kernel.values[i] / 2);
+    }
+    for (auto itype : {unpool::IndexType::kInt32, unpool::IndexType::kInt64}) {
+      unpool::Plan plan;
+      std::string err;
+      if (unpool::plan_max_pool(pp, in, dtype, itype, &plan, &err) != unpool::Status::kOk) break;
+      const auto& g = plan.geometry;
+      const size_t n_in = static_cast<size_t>(g.planes * g.in_plane());
+      const size_t n_out = static_cast<size_t>(g.planes * g.out_plane());
+      const std::vector<H> x = row_data<H>(n_in, static_cast<uint32_t>(iter), iter % 3 != 0);
+      std::vector<H> want(n_out);
+      std::vector<int64_t> want_at(n_out);
+      unpool::internal::pool_rows<H, int64_t>(
+          g, x.data(), want.data(), want_at.data(),
+          [](const H* px, const ArgmaxRow& r, H* py, int64_t* pi) {
+            unpool::ukernels::argmaxpool_row_half__scalar<H, int64_t>(px, r, py, pi);
+          });
+      std::vector<H> y(n_out, H{0x1234});
+      std::vector<int64_t> idx(n_out, -7);  // int32 indices fill the first half
+      ASSERT_EQ(unpool::run_max_pool(plan, unpool::PlaneRange{}, x.data(), y.data(), idx.data(),
+                                     &err),
+                unpool::Status::kOk)
+          << err;
+      for (size_t o = 0; o < n_out; ++o) {
+        const int64_t at = itype == unpool::IndexType::kInt64
+                               ? idx[o]
+                               : reinterpret_cast<const int32_t*>(idx.data())[o];
+        ASSERT_EQ(y[o].bits, want[o].bits) << "iter " << iter << " output " << o;
+        ASSERT_EQ(at, want_at[o]) << "iter " << iter << " output " << o;
+      }
+      // The keys path itself, whichever path the op took in this build.
+      std::vector<H> yk(n_out, H{0x1234});
+      std::vector<int64_t> ik(n_out, -7);
+      ASSERT_TRUE(unpool::internal::pool_rows_on_keys<int64_t>(
+          g, &x.data()->bits, &yk.data()->bits, ik.data(), HalfTraits<H>::kInf));
+      for (size_t o = 0; o < n_out; ++o) {
+        ASSERT_EQ(yk[o].bits, want[o].bits) << "keys, iter " << iter << " output " << o;
+        ASSERT_EQ(ik[o], want_at[o]) << "keys, iter " << iter << " output " << o;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 300);
+}
+
+TEST(Half, PoolOpGivesTheScalarKernelsBits) {
+  check_pool_op<Float16>(unpool::DType::kFloat16);
+  check_pool_op<BFloat16>(unpool::DType::kBFloat16);
 }
 
 TEST(Half, ScatterAddRoundsAfterEveryAdd) {

@@ -105,6 +105,42 @@ void argmaxpool_windows_half__scalar_s(const H* x, const ArgmaxWindows& a, const
   argmaxpool_windows_half__scalar<H, I>(x, a, y, idx);
 }
 
+// The most values of a plane that the 16-bit kernels run on float32 keys
+// (half_window_keys) take: 16 MB of keys. Larger planes run the scalar
+// 16-bit kernels.
+constexpr int64_t kHalfKeysMax = int64_t{1} << 22;
+
+// Adaptive and fractional windows on float32 keys: the float32 column scan
+// (argmaxpool_windows__cols) picks the offsets and each output's bits are
+// the input's at its offset.
+template <typename H, typename I>
+constexpr bool argmaxpool_windows_half__cols_applies(const ArgmaxWindows& a, int64_t rows) {
+  return is_half_v<H> && argmaxpool_windows__cols_applies<float, I>(a, rows) &&
+         rows <= kHalfKeysMax / a.in_w;
+}
+// The bits of either 16-bit type (`inf`: its infinity's), so that float16
+// and bfloat16 share one copy.
+template <typename I>
+__attribute__((noinline)) void argmaxpool_windows_bits_on_keys(const uint16_t* x,
+                                                               const ArgmaxWindows& a,
+                                                               const WindowScratch<float>& s,
+                                                               uint16_t inf, uint16_t* y, I* idx) {
+  // The rows that windows read: those before the last window's end along D.
+  int64_t d_end = 0;
+  for (int64_t od = 0; od < a.d.out; ++od) d_end = a.d.end[od] > d_end ? a.d.end[od] : d_end;
+  half_window_keys(x, d_end * a.in_h * a.in_w, inf, s.keys);
+  argmaxpool_windows__cols<float, I>(s.keys, a, s, s.out, idx);
+  const int64_t n = a.d.out * a.h.out * a.w.out;
+  for (int64_t o = 0; o < n; ++o) y[o] = x[idx[o]];
+}
+template <typename H, typename I>
+void argmaxpool_windows_half__cols(const H* x, const ArgmaxWindows& a, const WindowScratch<H>& s,
+                                   H* y, I* idx) {
+  argmaxpool_windows_bits_on_keys<I>(
+      &x->bits, a, {s.best, s.at, s.run, s.run_at, s.order, s.keys, s.out}, HalfTraits<H>::kInf,
+      &y->bits, idx);
+}
+
 // Channels [0, cn) of one output position of a channels-last pool (x, y,
 // idx at the first of them), taps in (d, h, w) order per channel.
 template <typename H, typename I>

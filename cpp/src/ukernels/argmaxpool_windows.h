@@ -10,6 +10,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "ukernels/half.h"
+
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
 #endif
@@ -31,15 +33,25 @@ struct ArgmaxWindows {
   int64_t in_h, in_w;  // H and W of the input plane
 };
 
+// The values the window scan compares: 16-bit values as float32 keys
+// (half_window_keys), the others as they are.
+template <typename T>
+using window_value_t = typename std::conditional<is_half_v<T>, float, T>::type;
+
 // Scratch of argmaxpool_windows__cols, sized by the operator layer: in_w
-// entries for each array but `order`, which holds w.out.
+// entries for each array but `order`, which holds w.out. 16-bit values
+// (argmaxpool_windows_half__cols) also need `keys`, an input plane's
+// elements, and `out`, an output plane's.
 template <typename T>
 struct WindowScratch {
-  T* best;  // pass 1: each column's maximum over the window's rows
+  using Value = window_value_t<T>;
+  Value* best;  // pass 1: each column's maximum over the window's rows
   int32_t* at;  // and its offset in the plane
-  T* run;  // pass 2: the maximum of the windows [w, w + width)
+  Value* run;  // pass 2: the maximum of the windows [w, w + width)
   int32_t* run_at;  // and its offset
   int32_t* order;  // the output columns, by window width
+  Value* keys = nullptr;  // 16-bit values: the input plane as float32 keys
+  Value* out = nullptr;  // and the float32 kernel's values
 };
 
 // The PyTorch rule, as in argmaxpool_cols__scalar: the running maximum starts
@@ -259,6 +271,13 @@ extern template void argmaxpool_windows__cols<float, int32_t>(const float*, cons
 extern template void argmaxpool_windows__cols<float, int64_t>(const float*, const ArgmaxWindows&,
                                                               const WindowScratch<float>&, float*,
                                                               int64_t*);
+
+// The float32 keys of n 16-bit values `bits` (bfloat16 or float16 with
+// its infinity's bits `inf`): each value's bits as the top half of a float32,
+// NaN made a float32 NaN. They compare as the values do under PyTorch's
+// float32 rule (sign and magnitude land on float32's, +-0 equal, every NaN
+// a NaN), so the float32 window scan picks the same offsets.
+void half_window_keys(const uint16_t* bits, int64_t n, uint16_t inf, float* keys);
 
 // Channels last: the same windows over (spatial..., C) data, `channels`
 // planes side by side. y and idx hold every output position's C results; the

@@ -5,6 +5,12 @@
 // choice is taken only where the variant's guard holds (ukernel_test checks
 // that), in the order written.
 //
+// 16-bit values (float16, bfloat16) have kernels of their own for the
+// rows and channels-last positions (argmaxpool_row and argmaxpool_nhwc
+// below); in the SIMD build, channels-first pools that find no 16-bit SIMD
+// row kernel run on float32 keys (half_pool_on_keys) through the float32
+// row kernels of this table.
+//
 //   build          op                 case                         variant
 //   -msimd128      argmaxpool_row     k2, s2, d1 along W, >= 1     argmaxpool_row__wasmsimd_k2s2
 //                                     window row, a vector of
@@ -20,6 +26,9 @@
 //                  gather             any                          gather__scalar
 //   both           argmaxpool_windows f32 values, rows and columns  argmaxpool_windows__cols
 //                                     of the plane fit int32
+//   -msimd128                         16-bit values, the same, a   argmaxpool_windows_half__cols
+//                                     plane of at most 2^22 values
+//   both                              other 16-bit values          argmaxpool_windows_half__scalar_s
 //                                     any other                    argmaxpool_windows__scalar
 //                  ..._windows_nhwc   any                          argmaxpool_windows_nhwc__scalar
 //                  widen_indices      any                          widen_indices__wasmsimd
@@ -72,6 +81,22 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
   }
 }
 
+// Whether a channels-first 16-bit pool whose runs look like `r` runs on
+// float32 keys, plane by plane through the float32 row kernels
+// (pool_rows_on_keys), rather than through the scalar 16-bit kernel: in the
+// SIMD build, where no 16-bit SIMD kernel applies (strides above 2, int64
+// indices), for planes of at most kHalfKeysMax values. (In the scalar build
+// the scalar 16-bit kernels are the faster ones.)
+template <typename H, typename I>
+inline bool half_pool_on_keys(const ArgmaxRow& r, int64_t plane) {
+#ifdef __wasm_simd128__
+  return plane <= kHalfKeysMax && argmaxpool_row<H, I>(r) == &argmaxpool_row_half__scalar<H, I>;
+#else
+  (void)r, (void)plane;
+  return false;
+#endif
+}
+
 // One output position of a channels-last pool.
 template <typename T, typename I>
 inline ArgmaxpoolNhwcFn<T, I> argmaxpool_nhwc(const ArgmaxNhwc& p) {
@@ -105,7 +130,13 @@ inline GatherFn<T, I> gather() {
 template <typename T, typename I>
 inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int64_t rows) {
   if constexpr (is_half_v<T>) {
+#ifdef __wasm_simd128__
+    if (argmaxpool_windows_half__cols_applies<T, I>(a, rows)) {
+      return &argmaxpool_windows_half__cols<T, I>;
+    }
+#else
     (void)a, (void)rows;
+#endif
     return &argmaxpool_windows_half__scalar_s<T, I>;
   } else if constexpr (kScalarFloat64 && std::is_same<T, double>::value) {
     (void)a, (void)rows;
@@ -118,7 +149,9 @@ inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int6
 // Whether `f` is a variant that needs WindowScratch.
 template <typename T, typename I>
 inline bool needs_window_scratch(ArgmaxpoolWindowsFn<T, I> f) {
-  if constexpr (is_half_v<T> || (kScalarFloat64 && std::is_same<T, double>::value)) {
+  if constexpr (is_half_v<T>) {
+    return f == &argmaxpool_windows_half__cols<T, I>;
+  } else if constexpr (kScalarFloat64 && std::is_same<T, double>::value) {
     (void)f;
     return false;
   } else {

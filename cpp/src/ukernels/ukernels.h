@@ -97,6 +97,13 @@ constexpr Variant<ArgmaxpoolWindowsFn<T, I>, bool (*)(const ArgmaxWindows&, int6
 #include "ukernels/variants.inc"
 };
 
+template <typename H, typename I>
+constexpr Variant<ArgmaxpoolWindowsFn<H, I>, bool (*)(const ArgmaxWindows&, int64_t)>
+    kArgmaxpoolWindowsHalfVariants[] = {
+#define UNPOOL_ARGMAXPOOL_WINDOWS_HALF_UKERNEL(fn, guard) {#fn, &fn<H, I>, &guard<H, I>},
+#include "ukernels/variants.inc"
+};
+
 template <typename T, typename I>
 constexpr Variant<ArgmaxpoolWindowsNhwcFn<T, I>, bool (*)()> kArgmaxpoolWindowsNhwcVariants[] = {
 #define UNPOOL_ARGMAXPOOL_WINDOWS_NHWC_UKERNEL(fn, guard) {#fn, &fn<T, I>, &guard<T, I>},
