@@ -6,8 +6,11 @@
 //
 // Usage: node bench/js/ab.mjs <distA> <distB> [--shape 1,8,16,16] [--reps 41]
 //          [--layout NHWC] [--kernel 2] [--stride K] [--dtype float16]
+//          [--adaptive 40]
 //   --dtype: float32 (the default), float16 or bfloat16 (a Uint16Array of
 //   the float32 values' bits, as bench/js/half.mjs times them).
+//   --adaptive 40 (or 40,40): also the adaptive pool to that output size,
+//   copying and resident.
 //   --layout takes the channels-last name of the shape's rank (NLC, NHWC,
 //   NDHWC; the shape is then given channels last, e.g. 1,56,56,64).
 //   e.g. cp -r dist /tmp/before; (change, npm run build);
@@ -55,6 +58,9 @@ if (layout) opts.layout = layout;
 // The unpools restore the input's size (a kernel or stride that leaves
 // columns over, as k3 s2 on 112, would otherwise give a smaller plane).
 const unpoolOpts = { ...opts, outputSize: layout ? shape.slice(1, -1) : shape.slice(2) };
+const adaptiveSize = option('--adaptive', undefined)?.split(',').map(Number);
+const adaptiveOpts = adaptiveSize && { outputSize: adaptiveSize.length === 1 ? adaptiveSize[0] : adaptiveSize };
+if (adaptiveOpts && layout) adaptiveOpts.layout = layout;
 
 function cases(u) {
   const pool = u[`maxPool${dims}d`];
@@ -68,7 +74,17 @@ function cases(u) {
   const resident = { ...opts, resident: true };
   const xr = u.uploadTensor(x);
   const pr = pool(xr, resident);
+  const adaptive = u[`adaptiveMaxPool${dims}d`];
+  const adaptiveCases = adaptiveOpts ? {
+    'adaptive copy': () => adaptive(x, adaptiveOpts),
+    'adaptive resident': () => {
+      const r = adaptive(xr, { ...adaptiveOpts, resident: true });
+      r.output.dispose();
+      r.indices.dispose();
+    },
+  } : {};
   return {
+    ...adaptiveCases,
     'pool copy': () => pool(x, opts),
     'pool out': () => pool(x, poolOut),
     'unpool copy': () => unpool(p.output, p.indices, unpoolOpts),
