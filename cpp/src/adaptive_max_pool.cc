@@ -35,6 +35,25 @@ struct Windows {
   internal::Buffer<int64_t> start_, end_;
 };
 
+// 16-bit channels-last windows on float32 keys, where config.h says so, on
+// the bits of either type (`inf`: its infinity's). False, having done
+// nothing, where it does not apply or its scratch cannot be had.
+template <typename I>
+bool windows_nhwc_on_keys(const Geometry& g, const ukernels::ArgmaxWindows& a, const uint16_t* x,
+                          uint16_t inf, uint16_t* y, I* idx) {
+  const int64_t C = g.channels, batch = C == 0 ? 0 : g.planes / C;
+  const int64_t in = g.in_plane() * C, out = g.out_plane() * C;
+  if (!ukernels::config::half_windows_nhwc_on_keys(in)) return false;
+  const internal::Buffer<float> keys(in), results(out);
+  if (!keys.ok() || !results.ok()) return false;
+  for (int64_t n = 0; n < batch; ++n) {
+    ukernels::argmaxpool_windows_nhwc_bits_on_keys<I>(
+        x + n * in, a, C, inf, ukernels::config::argmaxpool_windows_nhwc<float, I>, keys.data(),
+        results.data(), y + n * out, idx + n * out);
+  }
+  return true;
+}
+
 // Resolves the output size (kept entries take the input's size) into g.
 Check plan_adaptive(const char* op, const AdaptivePoolParams& p, const Shape& input, Geometry* g,
                     Shape* output) {
@@ -108,6 +127,12 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
     I* pi = static_cast<I*>(indices);
     if (g.layout == Layout::kChannelsLast) {
       const int64_t C = g.channels, batch = C == 0 ? 0 : g.planes / C;
+      if constexpr (ukernels::is_half_v<T>) {
+        if (windows_nhwc_on_keys<I>(g, a, &px->bits, ukernels::HalfTraits<T>::kInf, &py->bits,
+                                    pi)) {
+          return;
+        }
+      }
       for (int64_t n = 0; n < batch; ++n) {
         ukernels::config::argmaxpool_windows_nhwc<T, I>(
             px + n * in_plane * C, a, C, py + n * out_plane * C, pi + n * out_plane * C);

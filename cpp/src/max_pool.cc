@@ -83,7 +83,8 @@ Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
       I* pi = static_cast<I*>(indices);
       if constexpr (ukernels::is_half_v<T>) {
         if (half_pool_on_keys<T, I>(g) &&
-            internal::pool_rows_on_keys<I>(g, &px->bits, &py->bits, pi, ukernels::HalfTraits<T>::kInf)) {
+            internal::pool_rows_on_keys<I>(g, &px->bits, &py->bits, pi,
+                                           ukernels::HalfTraits<T>::kInf)) {
           return;
         }
       }

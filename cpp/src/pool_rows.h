@@ -69,10 +69,9 @@ void pool_rows(const Geometry& g, const T* x, T* y, I* idx, Kernel kernel) {
 // The channels-first pool through the row kernels that config.h picks.
 template <typename T, typename I>
 void pool_rows_config(const Geometry& g, const T* x, T* y, I* idx) {
-  pool_rows<T, I>(g, x, y, idx,
-                  [](const T* px, const ukernels::ArgmaxRow& r, T* py, I* pidx) {
-                    ukernels::config::argmaxpool_row<T, I>(r)(px, r, py, pidx);
-                  });
+  pool_rows<T, I>(g, x, y, idx, [](const T* px, const ukernels::ArgmaxRow& r, T* py, I* pidx) {
+    ukernels::config::argmaxpool_row<T, I>(r)(px, r, py, pidx);
+  });
 }
 
 // A 16-bit pool on float32 keys (ukernels::half_window_keys), plane by

@@ -51,7 +51,7 @@ class Scratch {
            out_.ok();
   }
   ukernels::WindowScratch<T> view() const {
-    return {best_.data(), at_.data(),  run_.data(), run_at_.data(),
+    return {best_.data(),  at_.data(),   run_.data(), run_at_.data(),
             order_.data(), keys_.data(), out_.data()};
   }
 

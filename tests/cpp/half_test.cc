@@ -349,7 +349,8 @@ void check_window_keys() {
     return HalfTraits<H>::to_float(a) < HalfTraits<H>::to_float(b);
   });
   for (size_t i = 1; i < numbers.size(); ++i) {
-    const float a = HalfTraits<H>::to_float(numbers[i - 1]), b = HalfTraits<H>::to_float(numbers[i]);
+    const float a = HalfTraits<H>::to_float(numbers[i - 1]),
+                b = HalfTraits<H>::to_float(numbers[i]);
     const float ka = keys[numbers[i - 1]], kb = keys[numbers[i]];
     ASSERT_EQ(ka < kb, a < b) << std::hex << numbers[i - 1] << " " << numbers[i];
     ASSERT_EQ(ka == kb, a == b) << std::hex << numbers[i - 1] << " " << numbers[i];
@@ -387,7 +388,8 @@ WindowLists window_lists(int64_t in, int64_t out, int64_t width, uint32_t seed) 
 
 // Window lists over D x H x W planes (overlapping, uneven, repeated, narrow
 // and wide, both of the column scan's second passes), every variant against
-// the float32 model, with cells around the outputs that no variant may write.
+// the float32 model, with cells around the outputs that no variant may
+// write; and the channels-last windows on float32 keys.
 template <typename H>
 void check_window_kernels() {
   int ran_cols = 0;
@@ -409,23 +411,62 @@ void check_window_kernels() {
                           lw = window_lists(W, ow, c[6], seed ? seed + 3 : 0);
         const unpool::ukernels::ArgmaxWindows a{ld.list(), lh.list(), lw.list(), Hh, W};
         const size_t in = static_cast<size_t>(D * Hh * W), out = static_cast<size_t>(od * oh * ow);
-        const std::vector<H> x = row_data<H>(in, static_cast<uint32_t>(in * 7 + seed), nan);
-        std::vector<uint16_t> want_bits(out);
-        std::vector<int64_t> want_at(out);
-        for (int64_t d = 0, o = 0; d < od; ++d) {
-          for (int64_t h = 0; h < oh; ++h) {
-            for (int64_t w = 0; w < ow; ++w, ++o) {
-              std::vector<uint16_t> taps;
-              std::vector<int64_t> at;
-              for (int64_t i = ld.start[d]; i < ld.end[d]; ++i) {
-                for (int64_t j = lh.start[h]; j < lh.end[h]; ++j) {
-                  for (int64_t k = lw.start[w]; k < lw.end[w]; ++k) {
-                    at.push_back((i * Hh + j) * W + k);
-                    taps.push_back(x[static_cast<size_t>(at.back())].bits);
+        // The float32 model's results on plane x.
+        auto expect = [&](const std::vector<H>& x, std::vector<uint16_t>* bits,
+                          std::vector<int64_t>* offsets) {
+          bits->resize(out);
+          offsets->resize(out);
+          for (int64_t d = 0, o = 0; d < od; ++d) {
+            for (int64_t h = 0; h < oh; ++h) {
+              for (int64_t w = 0; w < ow; ++w, ++o) {
+                std::vector<uint16_t> taps;
+                std::vector<int64_t> at;
+                for (int64_t i = ld.start[d]; i < ld.end[d]; ++i) {
+                  for (int64_t j = lh.start[h]; j < lh.end[h]; ++j) {
+                    for (int64_t k = lw.start[w]; k < lw.end[w]; ++k) {
+                      at.push_back((i * Hh + j) * W + k);
+                      taps.push_back(x[static_cast<size_t>(at.back())].bits);
+                    }
                   }
                 }
+                model<H>(taps, at, &(*bits)[o], &(*offsets)[o]);
               }
-              model<H>(taps, at, &want_bits[o], &want_at[o]);
+            }
+          }
+        };
+        const std::vector<H> x = row_data<H>(in, static_cast<uint32_t>(in * 7 + seed), nan);
+        std::vector<uint16_t> want_bits;
+        std::vector<int64_t> want_at;
+        expect(x, &want_bits, &want_at);
+        // Channels last: 3 planes side by side (x and two more), through the
+        // float32 channels-last kernel on keys.
+        {
+          constexpr int64_t C = 3;
+          std::vector<std::vector<H>> planes{x};
+          std::vector<H> xc(in * C);
+          for (int64_t ch = 1; ch < C; ++ch) {
+            planes.push_back(row_data<H>(in, static_cast<uint32_t>(in * 7 + seed + ch), nan));
+          }
+          for (size_t i = 0; i < in; ++i) {
+            for (int64_t ch = 0; ch < C; ++ch) xc[i * C + ch] = planes[ch][i];
+          }
+          std::vector<float> keys(in * C), fout(out * C);
+          std::vector<H> y(out * C + 4, H{0x1234});
+          std::vector<int32_t> idx(out * C + 4, -7);
+          unpool::ukernels::argmaxpool_windows_nhwc_bits_on_keys<int32_t>(
+              &xc.data()->bits, a, C, HalfTraits<H>::kInf,
+              &unpool::ukernels::argmaxpool_windows_nhwc__scalar<float, int32_t>, keys.data(),
+              fout.data(), &y.data()->bits, idx.data());
+          for (size_t g = out * C; g < y.size(); ++g) {
+            ASSERT_TRUE(y[g].bits == 0x1234 && idx[g] == -7) << "wrote past its outputs";
+          }
+          for (int64_t ch = 0; ch < C; ++ch) {
+            std::vector<uint16_t> bits;
+            std::vector<int64_t> at;
+            expect(planes[ch], &bits, &at);
+            for (size_t o = 0; o < out; ++o) {
+              ASSERT_EQ(y[o * C + ch].bits, bits[o]) << "channels last, channel " << ch << " " << o;
+              ASSERT_EQ(idx[o * C + ch], at[o]) << "channels last, channel " << ch << " " << o;
             }
           }
         }
@@ -433,7 +474,7 @@ void check_window_kernels() {
           using I = decltype(index);
           std::vector<float> best(W), run(W), keys(in), fout(out);
           std::vector<int32_t> at(W), run_at(W), order(ow);
-          const unpool::ukernels::WindowScratch<H> s{best.data(),  at.data(),   run.data(),
+          const unpool::ukernels::WindowScratch<H> s{best.data(),   at.data(),    run.data(),
                                                      run_at.data(), order.data(), keys.data(),
                                                      fout.data()};
           for (const auto& v : unpool::ukernels::kArgmaxpoolWindowsHalfVariants<H, I>) {
@@ -489,8 +530,9 @@ TEST(Half, WindowKernelsFollowTheFloat32Rule) {
 
 // The channels-first pool op on 16-bit values (which runs on float32 keys
 // where no 16-bit SIMD kernel applies), and the keys path on its own in
-// every build, against the scalar 16-bit kernel through the same row loop: random geometries with strides 1 to 4,
-// dilation, padding, ceil mode (windows wholly in padding), both index types.
+// every build, against the scalar 16-bit kernel through the same row loop:
+// random geometries with strides 1 to 4, dilation, padding, ceil mode
+// (windows wholly in padding), both index types.
 template <typename H>
 void check_pool_op(unpool::DType dtype) {
   std::mt19937 rng(11);
@@ -534,9 +576,9 @@ void check_pool_op(unpool::DType dtype) {
           });
       std::vector<H> y(n_out, H{0x1234});
       std::vector<int64_t> idx(n_out, -7);  // int32 indices fill the first half
-      ASSERT_EQ(unpool::run_max_pool(plan, unpool::PlaneRange{}, x.data(), y.data(), idx.data(),
-                                     &err),
-                unpool::Status::kOk)
+      ASSERT_EQ(
+          unpool::run_max_pool(plan, unpool::PlaneRange{}, x.data(), y.data(), idx.data(), &err),
+          unpool::Status::kOk)
           << err;
       for (size_t o = 0; o < n_out; ++o) {
         const int64_t at = itype == unpool::IndexType::kInt64
@@ -548,8 +590,8 @@ void check_pool_op(unpool::DType dtype) {
       // The keys path itself, whichever path the op took in this build.
       std::vector<H> yk(n_out, H{0x1234});
       std::vector<int64_t> ik(n_out, -7);
-      ASSERT_TRUE(unpool::internal::pool_rows_on_keys<int64_t>(
-          g, &x.data()->bits, &yk.data()->bits, ik.data(), HalfTraits<H>::kInf));
+      ASSERT_TRUE(unpool::internal::pool_rows_on_keys<int64_t>(g, &x.data()->bits, &yk.data()->bits,
+                                                               ik.data(), HalfTraits<H>::kInf));
       for (size_t o = 0; o < n_out; ++o) {
         ASSERT_EQ(yk[o].bits, want[o].bits) << "keys, iter " << iter << " output " << o;
         ASSERT_EQ(ik[o], want_at[o]) << "keys, iter " << iter << " output " << o;

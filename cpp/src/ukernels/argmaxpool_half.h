@@ -118,6 +118,14 @@ constexpr bool argmaxpool_windows_half__cols_applies(const ArgmaxWindows& a, int
   return is_half_v<H> && argmaxpool_windows__cols_applies<float, I>(a, rows) &&
          rows <= kHalfKeysMax / a.in_w;
 }
+// The input rows (D x H) that windows `a` read: those before the last
+// window's end along D.
+inline int64_t window_rows_read(const ArgmaxWindows& a) {
+  int64_t d_end = 0;
+  for (int64_t od = 0; od < a.d.out; ++od) d_end = a.d.end[od] > d_end ? a.d.end[od] : d_end;
+  return d_end * a.in_h;
+}
+
 // The bits of either 16-bit type (`inf`: its infinity's), so that float16
 // and bfloat16 share one copy.
 template <typename I>
@@ -125,20 +133,36 @@ __attribute__((noinline)) void argmaxpool_windows_bits_on_keys(const uint16_t* x
                                                                const ArgmaxWindows& a,
                                                                const WindowScratch<float>& s,
                                                                uint16_t inf, uint16_t* y, I* idx) {
-  // The rows that windows read: those before the last window's end along D.
-  int64_t d_end = 0;
-  for (int64_t od = 0; od < a.d.out; ++od) d_end = a.d.end[od] > d_end ? a.d.end[od] : d_end;
-  half_window_keys(x, d_end * a.in_h * a.in_w, inf, s.keys);
+  half_window_keys(x, window_rows_read(a) * a.in_w, inf, s.keys);
   argmaxpool_windows__cols<float, I>(s.keys, a, s, s.out, idx);
   const int64_t n = a.d.out * a.h.out * a.w.out;
   for (int64_t o = 0; o < n; ++o) y[o] = x[idx[o]];
 }
+// The channels-last windows (argmaxpool_windows_nhwc__scalar's contract:
+// `channels` planes side by side, every window non-empty) on the bits of
+// either 16-bit type through `kernel`, a float32 channels-last window kernel
+// (the operator layer passes the one it runs for float32), with scratch for
+// the input's keys (`keys`: its D x H x W x channels values) and the float32
+// results (`out`: the output's).
+template <typename I>
+__attribute__((noinline)) void argmaxpool_windows_nhwc_bits_on_keys(
+    const uint16_t* x, const ArgmaxWindows& a, int64_t channels, uint16_t inf,
+    void (*kernel)(const float*, const ArgmaxWindows&, int64_t, float*, I*), float* keys,
+    float* out, uint16_t* y, I* idx) {
+  half_window_keys(x, window_rows_read(a) * a.in_w * channels, inf, keys);
+  kernel(keys, a, channels, out, idx);
+  const int64_t n = a.d.out * a.h.out * a.w.out;
+  for (int64_t o = 0; o < n; ++o, y += channels, idx += channels) {
+    for (int64_t c = 0; c < channels; ++c) y[c] = x[idx[c] * channels + c];
+  }
+}
+
 template <typename H, typename I>
 void argmaxpool_windows_half__cols(const H* x, const ArgmaxWindows& a, const WindowScratch<H>& s,
                                    H* y, I* idx) {
-  argmaxpool_windows_bits_on_keys<I>(
-      &x->bits, a, {s.best, s.at, s.run, s.run_at, s.order, s.keys, s.out}, HalfTraits<H>::kInf,
-      &y->bits, idx);
+  argmaxpool_windows_bits_on_keys<I>(&x->bits, a,
+                                     {s.best, s.at, s.run, s.run_at, s.order, s.keys, s.out},
+                                     HalfTraits<H>::kInf, &y->bits, idx);
 }
 
 // Channels [0, cn) of one output position of a channels-last pool (x, y,

@@ -28,9 +28,11 @@
 //                                     of the plane fit int32
 //   -msimd128                         16-bit values, the same, a   argmaxpool_windows_half__cols
 //                                     plane of at most 2^22 values
-//   both                              other 16-bit values          argmaxpool_windows_half__scalar_s
+//   both                              other 16-bit values          ..._windows_half__scalar_s
 //                                     any other                    argmaxpool_windows__scalar
-//                  ..._windows_nhwc   any                          argmaxpool_windows_nhwc__scalar
+//                  ..._windows_nhwc   any (-msimd128: 16-bit       argmaxpool_windows_nhwc__scalar
+//                                     values of batch items up to
+//                                     2^22 values on float32 keys)
 //                  widen_indices      any                          widen_indices__wasmsimd
 //   scalar         widen_indices      any                          widen_indices__scalar
 //   both           the other ops      any                          their __scalar variant
@@ -157,6 +159,18 @@ inline bool needs_window_scratch(ArgmaxpoolWindowsFn<T, I> f) {
   } else {
     return f == &argmaxpool_windows__cols<T, I>;
   }
+}
+// Whether 16-bit channels-last windows over `values` input values (one
+// batch item) run the float32 kernel on float32 keys
+// (argmaxpool_windows_nhwc_bits_on_keys): in the SIMD build, up to
+// kHalfKeysMax values.
+inline bool half_windows_nhwc_on_keys(int64_t values) {
+#ifdef __wasm_simd128__
+  return values <= kHalfKeysMax;
+#else
+  (void)values;
+  return false;
+#endif
 }
 // The same windows over channels-last data.
 template <typename T, typename I>
