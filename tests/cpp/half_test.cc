@@ -18,6 +18,7 @@
 #include "ukernels/config.h"
 #include "ukernels/ukernels.h"
 #include "unpool/unpool.h"
+#include "window_test_util.h"
 
 namespace unpool_test {
 namespace {
@@ -362,30 +363,6 @@ TEST(Half, WindowKeysOrderLikeTheValues) {
   check_window_keys<BFloat16>();
 }
 
-// Adaptive (seed 0) or pseudo-random (fractional-like) windows of width
-// `width` along one dim of `in`.
-struct WindowLists {
-  std::vector<int64_t> start, end;
-  unpool::ukernels::WindowList list() const {
-    return {start.data(), end.data(), static_cast<int64_t>(start.size())};
-  }
-};
-WindowLists window_lists(int64_t in, int64_t out, int64_t width, uint32_t seed) {
-  WindowLists l;
-  for (int64_t o = 0; o < out; ++o) {
-    if (seed == 0) {
-      l.start.push_back(o * in / out);
-      l.end.push_back(((o + 1) * in + out - 1) / out);
-    } else {
-      seed = seed * 1664525u + 1013904223u;
-      const int64_t w = std::min(width, in);
-      l.start.push_back(static_cast<int64_t>((seed >> 8) % static_cast<uint32_t>(in - w + 1)));
-      l.end.push_back(l.start.back() + w);
-    }
-  }
-  return l;
-}
-
 // Window lists over D x H x W planes (overlapping, uneven, repeated, narrow
 // and wide, both of the column scan's second passes), every variant against
 // the float32 model, with cells around the outputs that no variant may
@@ -394,16 +371,7 @@ template <typename H>
 void check_window_kernels() {
   int ran_cols = 0;
   for (uint32_t seed : {0u, 5u, 6u}) {
-    for (const auto& c : std::vector<std::array<int64_t, 7>>{{1, 1, 7, 1, 1, 3, 2},
-                                                             {1, 5, 5, 1, 3, 3, 2},
-                                                             {1, 9, 11, 1, 4, 7, 3},
-                                                             {1, 4, 3, 1, 7, 9, 1},
-                                                             {1, 40, 45, 1, 13, 17, 4},
-                                                             {3, 5, 6, 2, 4, 4, 2},
-                                                             {2, 3, 4, 5, 6, 7, 1},
-                                                             {1, 13, 29, 1, 5, 11, 3},
-                                                             {1, 5, 30, 1, 1, 1, 1},
-                                                             {2, 6, 30, 1, 2, 2, 9}}) {
+    for (const auto& c : window_kernel_cases()) {
       for (bool nan : {true, false}) {
         const int64_t D = c[0], Hh = c[1], W = c[2], od = c[3], oh = c[4], ow = c[5];
         const WindowLists ld = window_lists(D, od, c[6], seed ? seed + 1 : 0),

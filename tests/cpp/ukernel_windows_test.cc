@@ -14,36 +14,13 @@
 #include <vector>
 
 #include "ukernels/ukernels.h"
+#include "window_test_util.h"
 
 namespace unpool_test {
 namespace {
 
 using unpool::ukernels::ArgmaxWindows;
-using unpool::ukernels::WindowList;
 using unpool::ukernels::WindowScratch;
-
-struct Lists {
-  std::vector<int64_t> start, end;
-  WindowList list() const { return {start.data(), end.data(), static_cast<int64_t>(start.size())}; }
-};
-
-// Adaptive windows of `in` to `out`, or (seed != 0) windows of width
-// `width` at pseudo-random starts, as fractional pooling draws them.
-Lists windows(int64_t in, int64_t out, int64_t width, uint32_t seed) {
-  Lists l;
-  for (int64_t o = 0; o < out; ++o) {
-    if (seed == 0) {
-      l.start.push_back(o * in / out);
-      l.end.push_back(((o + 1) * in + out - 1) / out);
-    } else {
-      seed = seed * 1664525u + 1013904223u;
-      const int64_t s = static_cast<int64_t>((seed >> 8) % static_cast<uint32_t>(in - width + 1));
-      l.start.push_back(s);
-      l.end.push_back(s + width);
-    }
-  }
-  return l;
-}
 
 template <typename T>
 std::vector<T> data(size_t n, uint32_t seed) {
@@ -65,9 +42,9 @@ bool same(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (a 
 template <typename T, typename I>
 void check_all(int64_t D, int64_t H, int64_t W, int64_t od, int64_t oh, int64_t ow, int64_t width,
                uint32_t seed, int64_t channels) {
-  const Lists ld = windows(D, od, width < D ? width : D, seed ? seed + 1 : 0);
-  const Lists lh = windows(H, oh, width < H ? width : H, seed ? seed + 2 : 0);
-  const Lists lw = windows(W, ow, width < W ? width : W, seed ? seed + 3 : 0);
+  const WindowLists ld = window_lists(D, od, width, seed ? seed + 1 : 0);
+  const WindowLists lh = window_lists(H, oh, width, seed ? seed + 2 : 0);
+  const WindowLists lw = window_lists(W, ow, width, seed ? seed + 3 : 0);
   const ArgmaxWindows a{ld.list(), lh.list(), lw.list(), H, W};
   const size_t in = static_cast<size_t>(D * H * W), out = static_cast<size_t>(od * oh * ow);
   std::vector<T> best(static_cast<size_t>(W)), run(static_cast<size_t>(W));
@@ -115,17 +92,7 @@ void check_all(int64_t D, int64_t H, int64_t W, int64_t od, int64_t oh, int64_t 
 
 TEST(UkernelWindows, EveryVariantGivesTheReferenceBits) {
   for (uint32_t seed : {0u, 11u, 12u}) {
-    for (const auto& c : std::vector<std::array<int64_t, 7>>{{1, 1, 7, 1, 1, 3, 2},
-                                                             {1, 5, 5, 1, 3, 3, 2},
-                                                             {1, 9, 11, 1, 4, 7, 3},
-                                                             {1, 4, 3, 1, 7, 9, 1},
-                                                             {1, 112, 112, 1, 40, 40, 2},
-                                                             {3, 5, 6, 2, 4, 4, 2},
-                                                             {2, 3, 4, 5, 6, 7, 1},
-                                                             {1, 16, 17, 1, 16, 17, 1},
-                                                             {1, 13, 29, 1, 5, 11, 3},
-                                                             {1, 5, 30, 1, 1, 1, 1},
-                                                             {2, 6, 30, 1, 2, 2, 9}}) {
+    for (const auto& c : window_kernel_cases()) {
       check_all<float, int32_t>(c[0], c[1], c[2], c[3], c[4], c[5], c[6], seed, 3);
       check_all<double, int64_t>(c[0], c[1], c[2], c[3], c[4], c[5], c[6], seed, 5);
     }
