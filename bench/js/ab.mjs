@@ -6,11 +6,12 @@
 //
 // Usage: node bench/js/ab.mjs <distA> <distB> [--shape 1,8,16,16] [--reps 41]
 //          [--layout NHWC] [--kernel 2] [--stride K] [--dtype float16]
-//          [--adaptive 40]
+//          [--adaptive 40] [--scalar]
 //   --dtype: float32 (the default), float16 or bfloat16 (a Uint16Array of
 //   the float32 values' bits, as bench/js/half.mjs times them).
 //   --adaptive 40 (or 40,40): also the adaptive pool to that output size,
 //   copying and resident.
+//   --scalar: the builds without SIMD (unpool-scalar.wasm).
 //   --layout takes the channels-last name of the shape's rank (NLC, NHWC,
 //   NDHWC; the shape is then given channels last, e.g. 1,56,56,64).
 //   e.g. cp -r dist /tmp/before; (change, npm run build);
@@ -25,7 +26,9 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+// Positional: not an option, nor an option's value (--scalar takes none).
+const isValue = (i) => args[i - 1]?.startsWith('--') && args[i - 1] !== '--scalar';
+const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !isValue(i));
 if (!distA || !distB) {
   console.error('usage: node bench/js/ab.mjs <distA> <distB> [--shape 1,8,16,16] [--reps 41]');
   process.exit(2);
@@ -36,7 +39,7 @@ const dims = shape.length - 2;
 
 const load = async (dir) => {
   const u = await import(pathToFileURL(path.resolve(dir, 'index.js')).href);
-  await u.init();
+  await u.init(args.includes('--scalar') ? { simd: false } : {});
   return u;
 };
 const [a, b] = [await load(distA), await load(distB)];
@@ -128,7 +131,8 @@ for (let r = 0; r < reps; ++r) {
   }
 }
 const median = (v) => [...v].sort((p, q) => p - q)[v.length >> 1];
-console.log(`A = ${distA}, B = ${distB}; ${shape.join('x')} ${layout ?? 'channels first'}, ` +
+console.log(`A = ${distA}, B = ${distB} (${args.includes('--scalar') ? 'scalar' : 'SIMD'} builds); ` +
+            `${shape.join('x')} ${layout ?? 'channels first'}, ` +
             `${dtype}, k = ${opts.kernelSize}, s = ${opts.stride}; ` +
             `median of ${reps} alternated batches, µs per call`);
 console.log('| op | A | B | A / B |\n|---|---:|---:|---:|');

@@ -17,7 +17,7 @@
 // 16-bit tensors are Uint16Array + dtype (every engine), and Float16Array
 // where the global exists.
 //
-// Usage: node bench/js/half.mjs [dist] [--reps 21] [--shape 1,16,32,32,32]
+// Usage: node bench/js/half.mjs [dist] [--reps 21] [--scalar] [--shape 1,16,32,32,32]
 //          [--layout NHWC]
 //   --shape: another shape, 1d to 3d (the targets are 2d's); with --layout
 //   (NLC, NHWC or NDHWC) it is given channels last, e.g. 1,112,112,64.

@@ -13,7 +13,7 @@
 //   - the unpool without kernel against the kernel one, same indices;
 //   - the floor: copying the tensors in and the results out, no kernel.
 //
-// Usage: node bench/js/modes.mjs [dist] [--reps 21]
+// Usage: node bench/js/modes.mjs [dist] [--reps 21] [--scalar]
 import { runCases, input } from './suite.mjs';
 import { openDist } from './cli.mjs';
 import { jsAdaptiveMaxPool2d, jsFractionalMaxPool2d } from './reference.mjs';

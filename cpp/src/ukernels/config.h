@@ -24,16 +24,18 @@
 //                                     any other                    argmaxpool_row__scalar_taps
 //                  argmaxpool_nhwc    any                          argmaxpool_nhwc__scalar
 //                  gather             any                          gather__scalar
-//   both           argmaxpool_windows f32 values, rows and columns  argmaxpool_windows__cols
+//   -msimd128      argmaxpool_windows f32 values, rows and columns  argmaxpool_windows__cols
 //                                     of the plane fit int32
-//   -msimd128                         16-bit values, the same, a   argmaxpool_windows_half__cols
+//                                     16-bit values, the same, a   argmaxpool_windows_half__cols
 //                                     plane of at most 2^22 values
-//   both                              other 16-bit values          ..._windows_half__scalar_s
-//                                     any other                    argmaxpool_windows__scalar
+//   both           argmaxpool_windows other 16-bit values          ..._windows_half__scalar_s
+//                                     any other (in the scalar     argmaxpool_windows__scalar
+//                                     build, f32 too: the column
+//                                     scan is slower without SIMD)
 //                  ..._windows_nhwc   any (-msimd128: 16-bit       argmaxpool_windows_nhwc__scalar
 //                                     values of batch items up to
 //                                     2^22 values on float32 keys)
-//                  widen_indices      any                          widen_indices__wasmsimd
+//   -msimd128      widen_indices      any                          widen_indices__wasmsimd
 //   scalar         widen_indices      any                          widen_indices__scalar
 //   both           the other ops      any                          their __scalar variant
 #ifndef UNPOOL_SRC_UKERNELS_CONFIG_H_
@@ -144,7 +146,11 @@ inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int6
     (void)a, (void)rows;
     return &argmaxpool_windows__scalar<T, I>;
   } else {
+#ifdef __wasm_simd128__
     if (argmaxpool_windows__cols_applies<T, I>(a, rows)) return &argmaxpool_windows__cols<T, I>;
+#else
+    (void)a, (void)rows;
+#endif
     return &argmaxpool_windows__scalar<T, I>;
   }
 }
