@@ -110,7 +110,8 @@ void argmaxpool_windows_half__scalar_s(const H* x, const ArgmaxWindows& a, const
 // 16-bit kernels.
 constexpr int64_t kHalfKeysMax = int64_t{1} << 22;
 
-// Adaptive and fractional windows on float32 keys: the float32 column scan
+// Window lists (adaptive pooling's: fractional pooling takes no 16-bit
+// values) on float32 keys: the float32 column scan
 // (argmaxpool_windows__cols) picks the offsets and each output's bits are
 // the input's at its offset.
 template <typename H, typename I>
