@@ -220,6 +220,15 @@ void scatter_add_half_in_range__scalar(const H* go, const I* idx, int64_t n, int
 
 namespace half_simd {
 
+// An empty asm on v128 `v`: the compiler no longer knows how `v` was made.
+// (Natively, where bench/native/simde.sh builds these kernels through SIMDe,
+// a v128 lives in an SSE register: "x".)
+#ifdef __wasm__
+#define UNPOOL_OPAQUE_V128(v) __asm__("" : "+r"(v))
+#else
+#define UNPOOL_OPAQUE_V128(v) __asm__("" : "+x"(v))
+#endif
+
 // A 16-bit value's bits as the top half of a float32 order the values as
 // they are (bfloat16: that float32 is the value; float16: its sign and
 // magnitude land on float32's, and positive float32 bit patterns order as
@@ -248,7 +257,7 @@ inline void ordered_pairs(v128_t v, v128_t dist, v128_t* best, v128_t* neg) {
 inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
   v128_t m = wasm_f32x4_lt(*best, b);
   *best = wasm_f32x4_pmax(*best, b);
-  __asm__("" : "+r"(m));
+  UNPOOL_OPAQUE_V128(m);
   *neg = wasm_i32x4_min(*neg, wasm_v128_and(n, m));
 }
 
@@ -259,7 +268,7 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
 inline void take_growing(v128_t* best, v128_t* at, v128_t v, v128_t tap) {
   v128_t m = wasm_f32x4_lt(*best, v);
   *best = wasm_f32x4_pmax(*best, v);
-  __asm__("" : "+r"(m));
+  UNPOOL_OPAQUE_V128(m);
   *at = wasm_i32x4_max(*at, wasm_v128_and(tap, m));
 }
 
@@ -305,7 +314,6 @@ inline void window_starts(int64_t first, v128_t base[2]) {
 template <bool kAnyRows, typename H, typename I>
 __attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxRow& r,
                                                        int64_t begin, int64_t end, H* y, I* idx) {
-  static_assert(sizeof(void*) == 4, "offsets in int32 lanes need a wasm32 memory");
   const int64_t pad = r.pad, ow_n = r.out_width, nrows = r.nrows;
   const bool two = nrows == 2;
   const int64_t d1 = two ? r.rows[1] : 0;

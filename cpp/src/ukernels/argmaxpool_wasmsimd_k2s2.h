@@ -158,7 +158,9 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
 template <int N, typename T, typename I>
 __attribute__((noinline)) void argmax_groups_k2s2(const T* x, const ArgmaxRow& r, int64_t begin,
                                                   int64_t end, T* y, I* idx) {
+#ifndef UNPOOL_NATIVE_SIMDE  // bench/native/simde.sh: small planes, natively
   static_assert(sizeof(void*) == 4, "offsets in int32 lanes need a wasm32 memory");
+#endif
   constexpr int64_t L = Vec<T>::kLanes;
   const int64_t* const rows = r.rows;
   const int64_t nrows = r.nrows, pad = r.pad, step = r.step, ow_n = r.out_width;
