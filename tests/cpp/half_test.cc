@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "pool_rows.h"
+#include "ukernel_test_util.h"
 #include "ukernels/argmaxpool_half.h"
 #include "ukernels/config.h"
 #include "ukernels/ukernels.h"
 #include "unpool/unpool.h"
-#include "window_test_util.h"
 
 namespace unpool_test {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "ukernel_test_util.h"
 #include "ukernels/ukernels.h"
-#include "window_test_util.h"
 
 namespace unpool_test {
 namespace {
