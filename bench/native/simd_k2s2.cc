@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "ukernels/argmaxpool_half.h"
+#include "ukernels/argmaxpool_half_wasmsimd.h"
 #include "ukernels/argmaxpool_wasmsimd_k2s2.h"
 
 using unpool::ukernels::ArgmaxRow;

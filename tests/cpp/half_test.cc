@@ -16,6 +16,7 @@
 #include "pool_rows.h"
 #include "ukernel_test_util.h"
 #include "ukernels/argmaxpool_half.h"
+#include "ukernels/argmaxpool_half_wasmsimd.h"
 #include "ukernels/config.h"
 #include "ukernels/ukernels.h"
 #include "unpool/unpool.h"

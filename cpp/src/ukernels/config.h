@@ -45,6 +45,7 @@
 #include <type_traits>
 
 #include "ukernels/argmaxpool_half.h"
+#include "ukernels/argmaxpool_half_wasmsimd.h"
 #include "ukernels/half.h"
 #include "ukernels/ukernels.h"
 

@@ -9,6 +9,7 @@
 
 #include "ukernels/argmaxpool.h"
 #include "ukernels/argmaxpool_half.h"
+#include "ukernels/argmaxpool_half_wasmsimd.h"
 #include "ukernels/argmaxpool_nhwc.h"
 #include "ukernels/argmaxpool_nhwc_wasmsimd.h"
 #include "ukernels/argmaxpool_wasmsimd.h"
