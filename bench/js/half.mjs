@@ -12,6 +12,8 @@
 //     Int32Array as by default, out into fresh arrays), no kernel. The
 //     indices are the same bytes for every dtype, so the 16-bit pool can
 //     come no closer to 0.5x than the floors allow.
+//   - the sum of those parts, copies alone and resident pool, per dtype: the
+//     ratio the copying pools would have with no GC and no call costs;
 //   - in Node, the two copying pools again in alternated batches with their
 //     minor page faults, the rounds without faults and with them apart.
 // 16-bit tensors are Uint16Array + dtype (every engine), and Float16Array
@@ -79,13 +81,22 @@ for (const k of Object.keys(tensors)) {
 // The copies of the pool alone, through a wasm memory as the library's are.
 const n = pooled.float32.output.data.length;
 const memory = new WebAssembly.Memory({ initial: Math.ceil((f32.length * 4 + n * 8) / 65536) });
+// Fresh results as the library makes them (js/src/streamed.ts): Node's
+// Buffer.allocUnsafeSlow, not zeroed, then one copy in.
+const unsafe = globalThis.Buffer?.allocUnsafeSlow;
+const fresh = (T, from) => {
+  const bytes = from.byteLength;
+  const a = unsafe ? new T(unsafe(bytes).buffer, 0, from.length) : new T(from.length);
+  a.set(from);
+  return a;
+};
 const floor = (x) => {
   const xs = new x.constructor(memory.buffer, 0, x.length);
   const ys = new x.constructor(memory.buffer, x.byteLength, n);
   const is = new Int32Array(memory.buffer, x.byteLength + ys.byteLength, n);
   return () => {
     xs.set(x);
-    return [new x.constructor(ys), new Int32Array(is)];
+    return [fresh(x.constructor, ys), fresh(Int32Array, is)];
   };
 };
 cases['floor float32'] = floor(f32);
@@ -115,6 +126,15 @@ for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
 }
 console.log(`floor: copies alone, 16-bit ${ratio('floor float16', 'floor float32')}x float32's; ` +
   `with no 16-bit kernel time at all the pool would be ${ratio('floor float16', 'pool float32')}x float32's`);
+// The copying pool is its copies and its resident pool (the kernel, with
+// the results' allocation) and little else: the parts' sums, side by side,
+// are what the copying pools' ratio can reach without GC or call costs.
+const parts = (k) => t[`floor ${k === 'float32' ? 'float32' : 'float16'}`] + t[`pool ${k} resident`];
+for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
+  console.log(`sum of parts (copies alone + resident pool): ${k} ` +
+    `${(parts(k) / parts('float32')).toFixed(2)}x float32's (${parts(k).toFixed(0)} µs against ` +
+    `${parts('float32').toFixed(0)}); the copying pools ${ratio(`pool ${k}`, 'pool float32')}x`);
+}
 
 // The copying pools' time depends on whether the allocator hands their
 // fresh results memory it already has, or pages the kernel must fault in
