@@ -1,6 +1,7 @@
 // The shared body of the hostile-argument suites: every case must throw the
 // exact error (class, message, and the core's code when the core decides),
-// leave the heap as it was, and leave the module working.
+// leave the heap as it was, and leave the module working; and the helpers
+// the boundary suites (hostile.test.ts, unusual-inputs.test.ts) share.
 import { afterAll, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 
@@ -38,4 +39,26 @@ export function hostileCases(cases: HostileCase[], moduleStillWorks: () => void)
     moduleStillWorks();
     expect(unpool.memoryUsage().inUseBytes).toBe(before.bytes);
   });
+}
+
+export const range = (n: number, f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
+export const rep = (v: number, dims: number) => range(dims, () => v);
+export const prod = (a: readonly number[]) => a.reduce((p, v) => p * v, 1);
+
+/** The known result checked after every hostile call (float32): the PyTorch docs example. */
+export function moduleStillWorks(): void {
+  const x = { data: Float32Array.from(range(16, (i) => i + 1)), shape: [1, 1, 4, 4] };
+  const { output, indices } = unpool.maxPool2d(x, { kernelSize: 2 });
+  expect(Array.from(output.data)).toEqual([6, 8, 14, 16]);
+  expect(Array.from(indices.data)).toEqual([5, 7, 13, 15]);
+  const y = unpool.maxUnpool2d(output, indices, { kernelSize: 2 });
+  expect(Array.from(y.data)).toEqual([0, 0, 0, 0, 0, 6, 0, 8, 0, 0, 0, 0, 0, 14, 0, 16]);
+}
+
+/** A (1, 1, 4, ...) input with distinct values and its 2-pooled output and indices. */
+export function pooled(dims: number) {
+  const inShape = [1, 1, ...rep(4, dims)], outShape = [1, 1, ...rep(2, dims)];
+  const x = { data: Float32Array.from(range(prod(inShape), (i) => (i * 7) % 23)), shape: inShape };
+  const r = unpool[`maxPool${dims}d` as 'maxPool2d'](x, { kernelSize: 2 });
+  return { inShape, outShape, x, output: r.output, indices: r.indices };
 }
