@@ -115,24 +115,38 @@ inline void window_starts(int64_t first, v128_t base[2]) {
 // row 1's distance kept out of the loop; true any number (the 3d pool's
 // four). One copy for both made the two-row loop slower: V8 allocated its
 // registers differently.
-template <bool kAnyRows, typename H, typename I>
-__attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxRow& r,
-                                                       int64_t begin, int64_t end, H* y, I* idx) {
+//
+// One copy serves both 16-bit types: it works on their bits (x, y), with
+// the type's infinity's bits (`inf_bits`) for the NaN test and the type's
+// scalar kernel (`redo`) for a row with NaN.
+template <typename I>
+using HalfColsRedo = void (*)(const void* x, const ArgmaxRow& r, int64_t begin, int64_t end,
+                              void* y, I* idx);
+template <typename H, typename I>
+void half_cols_redo(const void* x, const ArgmaxRow& r, int64_t begin, int64_t end, void* y,
+                    I* idx) {
+  argmaxpool_cols_half__scalar(static_cast<const H*>(x), r, begin, end, static_cast<H*>(y), idx);
+}
+template <bool kAnyRows, typename I>
+__attribute__((noinline)) void argmax_groups_half_k2s2(const uint16_t* x, const ArgmaxRow& r,
+                                                       int64_t begin, int64_t end,
+                                                       uint16_t inf_bits, HalfColsRedo<I> redo,
+                                                       uint16_t* y, I* idx) {
   const int64_t pad = r.pad, ow_n = r.out_width, nrows = r.nrows;
   const bool two = nrows == 2;
   const int64_t d1 = two ? r.rows[1] : 0;
   const v128_t dist = wasm_i32x4_splat(static_cast<int32_t>(d1));
   const v128_t mag_mask = wasm_i16x8_splat(0x7fff);
-  const v128_t inf = wasm_i16x8_splat(static_cast<int16_t>(HalfTraits<H>::kInf));
+  const v128_t inf = wasm_i16x8_splat(static_cast<int16_t>(inf_bits));
   for (int64_t t = 0; t < r.count; ++t) {
     const int64_t first = r.first_row + t * r.step;
-    const H* const row0 = x + first;
-    H* const yt = y + t * ow_n;
+    const uint16_t* const row0 = x + first;
+    uint16_t* const yt = y + t * ow_n;
     I* const it = idx + t * ow_n;
     v128_t seen = wasm_i16x8_splat(0);  // the largest magnitude, unsigned
     // 8 output columns from ow on; base: their windows' first offsets.
     auto group = [&](int64_t ow, const v128_t base[2]) {
-      const H* const p = row0 + 2 * ow - pad;
+      const uint16_t* const p = row0 + 2 * ow - pad;
       const v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
       seen = wasm_u16x8_max(
           seen, wasm_u16x8_max(wasm_v128_and(lo, mag_mask), wasm_v128_and(hi, mag_mask)));
@@ -181,7 +195,7 @@ __attribute__((noinline)) void argmax_groups_half_k2s2(const H* x, const ArgmaxR
     ArgmaxRow row = r;
     row.count = 1;
     row.first_row = first;
-    argmaxpool_cols_half__scalar(x, row, begin, end, yt, it);
+    redo(x, row, begin, end, yt, it);
   }
 }
 
@@ -212,10 +226,15 @@ void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I*
       argmaxpool_cols_half__scalar(x, row, end, row.out_width, yt, it);
     });
   }
+  static_assert(sizeof(H) == sizeof(uint16_t), "16-bit values are their bits");
+  const uint16_t* const xb = reinterpret_cast<const uint16_t*>(x);
+  uint16_t* const yb = reinterpret_cast<uint16_t*>(y);
   if (r.nrows <= 2) {
-    argmax_groups_half_k2s2<false>(x, r, begin, end, y, idx);
+    argmax_groups_half_k2s2<false>(xb, r, begin, end, HalfTraits<H>::kInf, &half_cols_redo<H, I>,
+                                   yb, idx);
   } else {
-    argmax_groups_half_k2s2<true>(x, r, begin, end, y, idx);
+    argmax_groups_half_k2s2<true>(xb, r, begin, end, HalfTraits<H>::kInf, &half_cols_redo<H, I>, yb,
+                                  idx);
   }
 }
 
