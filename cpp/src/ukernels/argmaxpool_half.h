@@ -22,20 +22,27 @@ namespace ukernels {
 
 constexpr int32_t kNaNKey = 0x7fff;
 
-// The running maximum of one window.
-template <typename H, typename I>
+// The running maximum of one window, on the bits of either 16-bit type
+// (`inf`: its infinity's), so that float16 and bfloat16 share the kernels
+// below: the typed entry points are one call each. Always inlined: the
+// adaptive ops' file is compiled for size (-Os), where the constructor
+// stayed a call and the running maximum lived in memory (adaptive 16-bit
+// pools in the build without SIMD ran 10% slower).
+template <typename I>
 struct HalfMax {
-  int32_t key = -static_cast<int32_t>(HalfTraits<H>::kInf);
-  uint16_t bits = HalfTraits<H>::kNegInf;
+  int32_t inf;
+  int32_t key;
+  uint16_t bits;
   I at;
 
-  explicit HalfMax(I first) : at(first) {}
+  __attribute__((always_inline)) HalfMax(I first, uint16_t inf_bits)
+      : inf(inf_bits), key(-inf), bits(static_cast<uint16_t>(inf_bits | 0x8000)), at(first) {}
   // Branch-free (masks, not selects): compilers turn the selects into
   // branches, which random data mispredicts.
-  void take(uint16_t v, I i) {
+  __attribute__((always_inline)) void take(uint16_t v, I i) {
     const int32_t mag = v & 0x7fff;
     const int32_t neg = -static_cast<int32_t>(v >> 15);  // 0 or -1
-    const int32_t nan = -static_cast<int32_t>(mag > HalfTraits<H>::kInf);
+    const int32_t nan = -static_cast<int32_t>(mag > inf);
     const int32_t k = (((mag ^ neg) - neg) & ~nan) | (kNaNKey & nan);
     const int32_t t = -static_cast<int32_t>(k > key) | nan;  // all ones: take
     key = (k & t) | (key & ~t);
@@ -44,62 +51,87 @@ struct HalfMax {
   }
 };
 
-// argmaxpool_cols__scalar for 16-bit values.
-template <typename H, typename I>
-__attribute__((noinline)) void argmaxpool_cols_half__scalar(const H* x, const ArgmaxRow& r,
-                                                            int64_t ow_begin, int64_t ow_end, H* y,
-                                                            I* idx) {
+// A 16-bit tensor's values as their bits.
+template <typename H>
+inline const uint16_t* half_bits(const H* x) {
+  static_assert(sizeof(H) == sizeof(uint16_t), "16-bit values are their bits");
+  return reinterpret_cast<const uint16_t*>(x);
+}
+template <typename H>
+inline uint16_t* half_bits(H* x) {
+  static_assert(sizeof(H) == sizeof(uint16_t), "16-bit values are their bits");
+  return reinterpret_cast<uint16_t*>(x);
+}
+
+// argmaxpool_cols__scalar for 16-bit values (their bits; `inf`: the type's
+// infinity's).
+template <typename I>
+__attribute__((noinline)) void argmaxpool_cols_bits__scalar(const uint16_t* x, const ArgmaxRow& r,
+                                                            int64_t ow_begin, int64_t ow_end,
+                                                            uint16_t inf, uint16_t* y, I* idx) {
   for (int64_t ow = ow_begin; ow < ow_end; ++ow) {
     int64_t w0 = ow * r.stride - r.pad;
     int64_t w1 = w0 + (r.kernel - 1) * r.dilation + 1;
     if (w1 > r.width) w1 = r.width;
     if (w0 < 0) w0 += ((-w0 + r.dilation - 1) / r.dilation) * r.dilation;
-    HalfMax<H, I> m(static_cast<I>(r.first_row + w0));
+    HalfMax<I> m(static_cast<I>(r.first_row + w0), inf);
     for (int64_t k = 0; k < r.nrows; ++k) {
       const int64_t o = r.first_row + r.rows[k];
-      for (int64_t w = w0; w < w1; w += r.dilation) m.take(x[o + w].bits, static_cast<I>(o + w));
+      for (int64_t w = w0; w < w1; w += r.dilation) m.take(x[o + w], static_cast<I>(o + w));
     }
-    y[ow].bits = m.bits;
+    y[ow] = m.bits;
     idx[ow] = m.at;
   }
 }
+template <typename H, typename I>
+inline void argmaxpool_cols_half__scalar(const H* x, const ArgmaxRow& r, int64_t ow_begin,
+                                         int64_t ow_end, H* y, I* idx) {
+  argmaxpool_cols_bits__scalar(half_bits(x), r, ow_begin, ow_end, HalfTraits<H>::kInf, half_bits(y),
+                               idx);
+}
 
 // Any geometry.
+template <typename I>
+__attribute__((noinline)) void argmaxpool_row_bits__scalar(const uint16_t* x, const ArgmaxRow& r,
+                                                           uint16_t inf, uint16_t* y, I* idx) {
+  for_each_row(r, y, idx, [x, inf](const ArgmaxRow& row, uint16_t* yt, I* it) {
+    argmaxpool_cols_bits__scalar(x, row, 0, row.out_width, inf, yt, it);
+  });
+}
 template <typename H, typename I>
 void argmaxpool_row_half__scalar(const H* x, const ArgmaxRow& r, H* y, I* idx) {
-  for_each_row(r, y, idx, [x](const ArgmaxRow& row, H* yt, I* it) {
-    argmaxpool_cols_half__scalar(x, row, 0, row.out_width, yt, it);
-  });
+  argmaxpool_row_bits__scalar(half_bits(x), r, HalfTraits<H>::kInf, half_bits(y), idx);
 }
 
 // Adaptive and fractional windows (argmaxpool_windows__scalar's contract).
-template <typename H, typename I>
-void argmaxpool_windows_half__scalar(const H* x, const ArgmaxWindows& a, H* y, I* idx) {
+template <typename I>
+__attribute__((noinline)) void argmaxpool_windows_bits__scalar(const uint16_t* x,
+                                                               const ArgmaxWindows& a, uint16_t inf,
+                                                               uint16_t* y, I* idx) {
   const int64_t H_ = a.in_h, W = a.in_w;
   for (int64_t od = 0; od < a.d.out; ++od) {
     for (int64_t oh = 0; oh < a.h.out; ++oh) {
       for (int64_t ow = 0; ow < a.w.out; ++ow) {
         const int64_t w0 = a.w.start[ow], w1 = a.w.end[ow];
-        HalfMax<H, I> m(static_cast<I>((a.d.start[od] * H_ + a.h.start[oh]) * W + w0));
+        HalfMax<I> m(static_cast<I>((a.d.start[od] * H_ + a.h.start[oh]) * W + w0), inf);
         for (int64_t d = a.d.start[od]; d < a.d.end[od]; ++d) {
           for (int64_t h = a.h.start[oh]; h < a.h.end[oh]; ++h) {
             const int64_t row = (d * H_ + h) * W;
-            for (int64_t w = w0; w < w1; ++w) m.take(x[row + w].bits, static_cast<I>(row + w));
+            for (int64_t w = w0; w < w1; ++w) m.take(x[row + w], static_cast<I>(row + w));
           }
         }
-        (y++)->bits = m.bits;
+        *y++ = m.bits;
         *idx++ = m.at;
       }
     }
   }
 }
 
-// argmaxpool_windows_half__scalar with the windows kernels' signature (it
-// needs no scratch).
+// The same with the windows kernels' signature (it needs no scratch).
 template <typename H, typename I>
 void argmaxpool_windows_half__scalar_s(const H* x, const ArgmaxWindows& a, const WindowScratch<H>&,
                                        H* y, I* idx) {
-  argmaxpool_windows_half__scalar<H, I>(x, a, y, idx);
+  argmaxpool_windows_bits__scalar(half_bits(x), a, HalfTraits<H>::kInf, half_bits(y), idx);
 }
 
 // The most values of a plane that the 16-bit kernels run on float32 keys
@@ -158,30 +190,31 @@ __attribute__((noinline)) void argmaxpool_windows_nhwc_bits_on_keys(
 template <typename H, typename I>
 void argmaxpool_windows_half__cols(const H* x, const ArgmaxWindows& a, const WindowScratch<H>& s,
                                    H* y, I* idx) {
-  argmaxpool_windows_bits_on_keys<I>(&x->bits, a,
+  argmaxpool_windows_bits_on_keys<I>(half_bits(x), a,
                                      {s.best, s.at, s.run, s.run_at, s.order, s.keys, s.out},
-                                     HalfTraits<H>::kInf, &y->bits, idx);
+                                     HalfTraits<H>::kInf, half_bits(y), idx);
 }
 
 // Channels [0, cn) of one output position of a channels-last pool (x, y,
 // idx at the first of them), taps in (d, h, w) order per channel.
-template <typename H, typename I>
-__attribute__((noinline)) void argmaxpool_nhwc_half_channels__scalar(const H* x,
+template <typename I>
+__attribute__((noinline)) void argmaxpool_nhwc_bits_channels__scalar(const uint16_t* x,
                                                                      const ArgmaxNhwc& p,
-                                                                     int64_t cn, H* y, I* idx) {
+                                                                     int64_t cn, uint16_t inf,
+                                                                     uint16_t* y, I* idx) {
   const int64_t Hh = p.height, W = p.width, C = p.channels;
   const I first = static_cast<I>((p.start[0] * Hh + p.start[1]) * W + p.start[2]);
   for (int64_t c = 0; c < cn; ++c) {
-    HalfMax<H, I> m(first);
+    HalfMax<I> m(first, inf);
     for (int64_t d = p.start[0]; d < p.end[0]; d += p.dilation[0]) {
       for (int64_t h = p.start[1]; h < p.end[1]; h += p.dilation[1]) {
         for (int64_t w = p.start[2]; w < p.end[2]; w += p.dilation[2]) {
           const int64_t at = (d * Hh + h) * W + w;
-          m.take(x[at * C + c].bits, static_cast<I>(at));
+          m.take(x[at * C + c], static_cast<I>(at));
         }
       }
     }
-    y[c].bits = m.bits;
+    y[c] = m.bits;
     idx[c] = m.at;
   }
 }
@@ -190,7 +223,8 @@ __attribute__((noinline)) void argmaxpool_nhwc_half_channels__scalar(const H* x,
 // position, every channel.
 template <typename H, typename I>
 void argmaxpool_nhwc_half__scalar(const H* x, const ArgmaxNhwc& p, H* y, I* idx) {
-  argmaxpool_nhwc_half_channels__scalar(x, p, p.channels, y, idx);
+  argmaxpool_nhwc_bits_channels__scalar(half_bits(x), p, p.channels, HalfTraits<H>::kInf,
+                                        half_bits(y), idx);
 }
 
 // gi[idx[o]] = H(float(gi[idx[o]]) + float(go[o])) in output order: PyTorch

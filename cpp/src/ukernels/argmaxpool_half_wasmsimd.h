@@ -117,21 +117,11 @@ inline void window_starts(int64_t first, v128_t base[2]) {
 // registers differently.
 //
 // One copy serves both 16-bit types: it works on their bits (x, y), with
-// the type's infinity's bits (`inf_bits`) for the NaN test and the type's
-// scalar kernel (`redo`) for a row with NaN.
-template <typename I>
-using HalfColsRedo = void (*)(const void* x, const ArgmaxRow& r, int64_t begin, int64_t end,
-                              void* y, I* idx);
-template <typename H, typename I>
-void half_cols_redo(const void* x, const ArgmaxRow& r, int64_t begin, int64_t end, void* y,
-                    I* idx) {
-  argmaxpool_cols_half__scalar(static_cast<const H*>(x), r, begin, end, static_cast<H*>(y), idx);
-}
+// the type's infinity's bits (`inf_bits`) for the NaN test and the redo.
 template <bool kAnyRows, typename I>
 __attribute__((noinline)) void argmax_groups_half_k2s2(const uint16_t* x, const ArgmaxRow& r,
                                                        int64_t begin, int64_t end,
-                                                       uint16_t inf_bits, HalfColsRedo<I> redo,
-                                                       uint16_t* y, I* idx) {
+                                                       uint16_t inf_bits, uint16_t* y, I* idx) {
   const int64_t pad = r.pad, ow_n = r.out_width, nrows = r.nrows;
   const bool two = nrows == 2;
   const int64_t d1 = two ? r.rows[1] : 0;
@@ -195,7 +185,7 @@ __attribute__((noinline)) void argmax_groups_half_k2s2(const uint16_t* x, const 
     ArgmaxRow row = r;
     row.count = 1;
     row.first_row = first;
-    redo(x, row, begin, end, yt, it);
+    argmaxpool_cols_bits__scalar(x, row, begin, end, inf_bits, yt, it);
   }
 }
 
@@ -212,30 +202,31 @@ inline bool argmaxpool_row_half__wasmsimd_k2s2_applies(const ArgmaxRow& r) {
   return is_half_v<T> && r.kernel == 2 && r.stride == 2 && r.dilation == 1 &&
          half_run_fits_int32(r);
 }
-template <typename H, typename I>
-void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I* idx) {
+template <typename I>
+__attribute__((noinline)) void argmaxpool_row_bits__wasmsimd_k2s2(const uint16_t* x,
+                                                                  const ArgmaxRow& r, uint16_t inf,
+                                                                  uint16_t* y, I* idx) {
   int64_t begin, end;
   interior_columns(r, 0, &begin, &end);
   if (r.nrows == 0 || end - begin < 8) {
-    argmaxpool_row_half__scalar(x, r, y, idx);
+    argmaxpool_row_bits__scalar(x, r, inf, y, idx);
     return;
   }
   if (begin > 0 || end < r.out_width) {
-    for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, H* yt, I* it) {
-      argmaxpool_cols_half__scalar(x, row, 0, begin, yt, it);
-      argmaxpool_cols_half__scalar(x, row, end, row.out_width, yt, it);
+    for_each_row(r, y, idx, [x, begin, end, inf](const ArgmaxRow& row, uint16_t* yt, I* it) {
+      argmaxpool_cols_bits__scalar(x, row, 0, begin, inf, yt, it);
+      argmaxpool_cols_bits__scalar(x, row, end, row.out_width, inf, yt, it);
     });
   }
-  static_assert(sizeof(H) == sizeof(uint16_t), "16-bit values are their bits");
-  const uint16_t* const xb = reinterpret_cast<const uint16_t*>(x);
-  uint16_t* const yb = reinterpret_cast<uint16_t*>(y);
   if (r.nrows <= 2) {
-    argmax_groups_half_k2s2<false>(xb, r, begin, end, HalfTraits<H>::kInf, &half_cols_redo<H, I>,
-                                   yb, idx);
+    argmax_groups_half_k2s2<false>(x, r, begin, end, inf, y, idx);
   } else {
-    argmax_groups_half_k2s2<true>(xb, r, begin, end, HalfTraits<H>::kInf, &half_cols_redo<H, I>, yb,
-                                  idx);
+    argmax_groups_half_k2s2<true>(x, r, begin, end, inf, y, idx);
   }
+}
+template <typename H, typename I>
+void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I* idx) {
+  argmaxpool_row_bits__wasmsimd_k2s2(half_bits(x), r, HalfTraits<H>::kInf, half_bits(y), idx);
 }
 
 namespace half_simd {
@@ -244,19 +235,18 @@ namespace half_simd {
 // columns) of the one output row of `r`, stride 1 or 2, 4 a v128: each tap
 // of 4 windows as float32 in the top half of its int32 lane (a stride-2
 // v128 of 8 values has them in its even lanes, even_as_f32; stride 1 loads
-// 4 values widened), on the 16-bit patterns at x (bytes; `neg_inf`: the
-// type's -inf, `inf`: its +inf's magnitude), one copy for both 16-bit types.
+// 4 values widened), on the 16-bit patterns at x (`inf`: the type's
+// infinity's), one copy for both 16-bit types.
 // Taps in the scalar kernel's order; `lt` and `pmax` keep the first maximum
 // and a replaced maximum takes the tap's offsets as max(at, tap & m), each
 // lane's offsets increasing tap by tap. As in the k2s2 kernel, the row runs
 // as if it held no NaN, the largest magnitude of its taps kept on the side;
 // the result is false if a tap was NaN (the outputs are then to be written
 // again).
-__attribute__((noinline)) inline bool argmax_row_groups(const void* x, const ArgmaxRow& r,
-                                                        int64_t begin, int64_t stop,
-                                                        uint16_t neg_inf, uint16_t inf, void* y,
-                                                        int32_t* idx) {
-  const unsigned char* const x8 = static_cast<const unsigned char*>(x);
+__attribute__((noinline)) inline bool argmax_row_groups(const uint16_t* x, const ArgmaxRow& r,
+                                                        int64_t begin, int64_t stop, uint16_t inf,
+                                                        uint16_t* y, int32_t* idx) {
+  const uint16_t neg_inf = static_cast<uint16_t>(inf | 0x8000);
   const int64_t s = r.stride;
   const v128_t neg_inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{neg_inf} << 16));
   const v128_t mag_mask = wasm_i32x4_splat(0x7fff0000);
@@ -272,7 +262,7 @@ __attribute__((noinline)) inline bool argmax_row_groups(const void* x, const Arg
     for (int64_t k = 0; k < r.nrows; ++k) {
       for (int64_t j = 0; j < r.kernel; ++j) {
         const int64_t shift = r.rows[k] + j * r.dilation;
-        const unsigned char* const p = x8 + 2 * (r.first_row + w0 + shift);
+        const uint16_t* const p = x + r.first_row + w0 + shift;
         const v128_t v =
             s == 2 ? even_as_f32(wasm_v128_load(p)) : wasm_i32x4_shl(wasm_u32x4_load16x4(p), 16);
         seen = wasm_u32x4_max(seen, wasm_v128_and(v, mag_mask));
@@ -281,8 +271,7 @@ __attribute__((noinline)) inline bool argmax_row_groups(const void* x, const Arg
       }
     }
     const v128_t bits = wasm_u32x4_shr(best, 16);
-    wasm_v128_store64_lane(static_cast<unsigned char*>(y) + 2 * ow,
-                           wasm_u16x8_narrow_i32x4(bits, bits), 0);
+    wasm_v128_store64_lane(y + ow, wasm_u16x8_narrow_i32x4(bits, bits), 0);
     wasm_v128_store(idx + ow, at);
   }
   const v128_t inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{inf} << 16));
@@ -290,20 +279,22 @@ __attribute__((noinline)) inline bool argmax_row_groups(const void* x, const Arg
 }
 
 // Channels [0, cn) of one position (cn a multiple of 8), in blocks of
-// kNhwcBlock, 8 a v128, on the 16-bit patterns at x (bytes; `neg_inf`: the
-// type's -inf, `inf`: its +inf's magnitude): one copy for both 16-bit
-// types, one call per position. The even channels' values and the odd
-// channels' are compared as float32 in their int32 lanes (even_as_f32), so
+// kNhwcBlock, 8 a v128, on the 16-bit patterns at x (`inf`: the type's
+// infinity's): one copy for both 16-bit types, one call per position. The
+// even channels' values and the odd channels' are compared as float32 in
+// their int32 lanes (even_as_f32), so
 // `lt` and `pmax` keep the first maximum as the k2s2 kernel's pairs do. A
 // replaced maximum takes the tap's offset as max(at, tap & m): the taps come
 // in scan order, their offsets increasing from the window's first. As in the
 // k2s2 kernel, the channels run as if they held no NaN, the largest
 // magnitude kept on the side; the result is false if a tap was NaN (the
 // outputs are then to be written again).
-__attribute__((noinline)) inline bool argmaxpool_nhwc_vectors(const void* x, const ArgmaxNhwc& p,
-                                                              int64_t cn, uint16_t neg_inf,
-                                                              uint16_t inf, void* y, int32_t* idx) {
+__attribute__((noinline)) inline bool argmaxpool_nhwc_vectors(const uint16_t* x,
+                                                              const ArgmaxNhwc& p, int64_t cn,
+                                                              uint16_t inf, uint16_t* y,
+                                                              int32_t* idx) {
   constexpr int64_t kV = kNhwcBlock / 8;
+  const uint16_t neg_inf = static_cast<uint16_t>(inf | 0x8000);
   const int64_t Hh = p.height, W = p.width, C = p.channels;
   const v128_t neg_inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{neg_inf} << 16));
   const v128_t first =
@@ -317,15 +308,15 @@ __attribute__((noinline)) inline bool argmaxpool_nhwc_vectors(const void* x, con
       best_e[v] = best_o[v] = neg_inf_v;
       at_e[v] = at_o[v] = first;
     }
-    const unsigned char* const x8 = static_cast<const unsigned char*>(x) + 2 * c0;
+    const uint16_t* const xc = x + c0;
     for (int64_t d = p.start[0]; d < p.end[0]; d += p.dilation[0]) {
       for (int64_t h = p.start[1]; h < p.end[1]; h += p.dilation[1]) {
         for (int64_t w = p.start[2]; w < p.end[2]; w += p.dilation[2]) {
           const int64_t at = (d * Hh + h) * W + w;
-          const unsigned char* const xp = x8 + 2 * at * C;
+          const uint16_t* const xp = xc + at * C;
           const v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(at));
           for (int64_t v = 0; v < vn; ++v) {
-            const v128_t xv = wasm_v128_load(xp + 16 * v);
+            const v128_t xv = wasm_v128_load(xp + 8 * v);
             seen = wasm_u16x8_max(seen, wasm_v128_and(xv, mag_mask));
             take_growing(&best_e[v], &at_e[v], even_as_f32(xv), tap);
             take_growing(&best_o[v], &at_o[v], odd_as_f32(xv), tap);
@@ -333,11 +324,11 @@ __attribute__((noinline)) inline bool argmaxpool_nhwc_vectors(const void* x, con
         }
       }
     }
-    unsigned char* const y8 = static_cast<unsigned char*>(y) + 2 * c0;
+    uint16_t* const yc = y + c0;
     int32_t* const it = idx + c0;
     for (int64_t v = 0; v < vn; ++v) {
       // Channel 2k's bits in the low half of lane k, channel 2k + 1's above.
-      wasm_v128_store(y8 + 16 * v, wasm_v128_or(wasm_u32x4_shr(best_e[v], 16), best_o[v]));
+      wasm_v128_store(yc + 8 * v, wasm_v128_or(wasm_u32x4_shr(best_e[v], 16), best_o[v]));
       wasm_v128_store(it + 8 * v, wasm_i32x4_shuffle(at_e[v], at_o[v], 0, 4, 1, 5));
       wasm_v128_store(it + 8 * v + 4, wasm_i32x4_shuffle(at_e[v], at_o[v], 2, 6, 3, 7));
     }
@@ -354,19 +345,23 @@ template <typename T, typename I>
 constexpr bool argmaxpool_nhwc_half__wasmsimd_applies(const ArgmaxNhwc&) {
   return is_half_v<T> && std::is_same<I, int32_t>::value;
 }
+__attribute__((noinline)) inline void argmaxpool_nhwc_bits__wasmsimd(const uint16_t* x,
+                                                                     const ArgmaxNhwc& p,
+                                                                     uint16_t inf, uint16_t* y,
+                                                                     int32_t* idx) {
+  const int64_t whole = p.channels / 8 * 8;
+  if (whole > 0 && !half_simd::argmaxpool_nhwc_vectors(x, p, whole, inf, y, idx)) {
+    argmaxpool_nhwc_bits_channels__scalar(x, p, whole, inf, y, idx);
+  }
+  if (p.channels > whole) {
+    argmaxpool_nhwc_bits_channels__scalar(x + whole, p, p.channels - whole, inf, y + whole,
+                                          idx + whole);
+  }
+}
 template <typename H, typename I>
-__attribute__((noinline)) void argmaxpool_nhwc_half__wasmsimd(const H* x, const ArgmaxNhwc& p, H* y,
-                                                              I* idx) {
+void argmaxpool_nhwc_half__wasmsimd(const H* x, const ArgmaxNhwc& p, H* y, I* idx) {
   if constexpr (std::is_same<I, int32_t>::value) {
-    const int64_t whole = p.channels / 8 * 8;
-    if (whole > 0 && !half_simd::argmaxpool_nhwc_vectors(x, p, whole, HalfTraits<H>::kNegInf,
-                                                         HalfTraits<H>::kInf, y, idx)) {
-      argmaxpool_nhwc_half_channels__scalar(x, p, whole, y, idx);
-    }
-    if (p.channels > whole) {
-      argmaxpool_nhwc_half_channels__scalar(x + whole, p, p.channels - whole, y + whole,
-                                            idx + whole);
-    }
+    argmaxpool_nhwc_bits__wasmsimd(half_bits(x), p, HalfTraits<H>::kInf, half_bits(y), idx);
   } else {
     __builtin_trap();  // its guard rejects these types
   }
@@ -381,24 +376,29 @@ inline bool argmaxpool_row_half__wasmsimd_applies(const ArgmaxRow& r) {
   return is_half_v<T> && std::is_same<I, int32_t>::value && (r.stride == 1 || r.stride == 2) &&
          half_run_fits_int32(r);
 }
+__attribute__((noinline)) inline void argmaxpool_row_bits__wasmsimd(const uint16_t* x,
+                                                                    const ArgmaxRow& r,
+                                                                    uint16_t inf, uint16_t* y,
+                                                                    int32_t* idx) {
+  int64_t begin, end;
+  interior_columns(r, r.stride == 2 ? 1 : 0, &begin, &end);
+  const int64_t stop = end - begin >= 4 ? begin + (end - begin) / 4 * 4 : begin;
+  for_each_row(r, y, idx, [x, begin, stop, inf](const ArgmaxRow& row, uint16_t* yt, int32_t* it) {
+    if (row.nrows == 0 || stop == begin) {
+      argmaxpool_cols_bits__scalar(x, row, 0, row.out_width, inf, yt, it);
+      return;
+    }
+    argmaxpool_cols_bits__scalar(x, row, 0, begin, inf, yt, it);
+    if (!half_simd::argmax_row_groups(x, row, begin, stop, inf, yt, it)) {
+      argmaxpool_cols_bits__scalar(x, row, begin, stop, inf, yt, it);
+    }
+    argmaxpool_cols_bits__scalar(x, row, stop, row.out_width, inf, yt, it);
+  });
+}
 template <typename H, typename I>
 void argmaxpool_row_half__wasmsimd(const H* x, const ArgmaxRow& r, H* y, I* idx) {
   if constexpr (std::is_same<I, int32_t>::value) {
-    int64_t begin, end;
-    interior_columns(r, r.stride == 2 ? 1 : 0, &begin, &end);
-    const int64_t stop = end - begin >= 4 ? begin + (end - begin) / 4 * 4 : begin;
-    for_each_row(r, y, idx, [x, begin, stop](const ArgmaxRow& row, H* yt, I* it) {
-      if (row.nrows == 0 || stop == begin) {
-        argmaxpool_cols_half__scalar(x, row, 0, row.out_width, yt, it);
-        return;
-      }
-      argmaxpool_cols_half__scalar(x, row, 0, begin, yt, it);
-      if (!half_simd::argmax_row_groups(x, row, begin, stop, HalfTraits<H>::kNegInf,
-                                        HalfTraits<H>::kInf, yt, it)) {
-        argmaxpool_cols_half__scalar(x, row, begin, stop, yt, it);
-      }
-      argmaxpool_cols_half__scalar(x, row, stop, row.out_width, yt, it);
-    });
+    argmaxpool_row_bits__wasmsimd(half_bits(x), r, HalfTraits<H>::kInf, half_bits(y), idx);
   } else {
     __builtin_trap();  // its guard rejects these types
   }
