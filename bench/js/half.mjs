@@ -6,8 +6,9 @@
 //   - the resident pool (no copies), to set beside the native g++ -O3 figure
 //     of the same kernel (bench/native/run.sh 'op/pool_(f16|bf16)/2d/1x64x112x112').
 //   - resident adaptive pools to 5/14 of each size (2d: 40x40, uneven
-//     overlapping windows) and k = s = 3 pools: channels first, the 16-bit
-//     ones run the float32 kernels on float32 keys of their values;
+//     overlapping windows; channels first, the 16-bit ones run the float32
+//     kernel on float32 keys of their values) and pools of other windows:
+//     k3 s2 p1 (ResNet's), k3 s1 p1 and k3 s3;
 //   - the floor: the copies of a pool alone (values in, values and indices,
 //     Int32Array as by default, out into fresh arrays), no kernel. The
 //     indices are the same bytes for every dtype, so the 16-bit pool can
@@ -53,6 +54,11 @@ const tensors = {
 const F16 = globalThis.Float16Array;
 if (F16) tensors['Float16Array'] = { data: new F16(f16.buffer), shape };
 
+const windows = {
+  'k3 s2 p1': { kernelSize: 3, stride: 2, padding: 1 },
+  'k3 s1 p1': { kernelSize: 3, stride: 1, padding: 1 },
+  'k3 s3': { kernelSize: 3 },
+};
 const pooled = {}, resident = {};
 for (const [k, x] of Object.entries(tensors)) {
   pooled[k] = pool(x, k2);
@@ -72,11 +78,13 @@ for (const k of Object.keys(tensors)) {
     r.output.dispose();
     r.indices.dispose();
   };
-  cases[`pool k3 s3 ${k} resident`] = () => {
-    const r = pool(resident[k], { ...k2, kernelSize: 3, resident: true });
-    r.output.dispose();
-    r.indices.dispose();
-  };
+  for (const [name, o] of Object.entries(windows)) {
+    cases[`pool ${name} ${k} resident`] = () => {
+      const r = pool(resident[k], { ...k2, ...o, resident: true });
+      r.output.dispose();
+      r.indices.dispose();
+    };
+  }
 }
 // The copies of the pool alone, through a wasm memory as the library's are.
 const n = pooled.float32.output.data.length;
@@ -122,7 +130,8 @@ for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
 }
 for (const k of Object.keys(tensors).filter((k) => k !== 'float32')) {
   console.log(`${k}, resident: adaptive ${ratio(`adaptive ${k} resident`, 'adaptive float32 resident')}x float32, ` +
-    `k3 s3 pool ${ratio(`pool k3 s3 ${k} resident`, 'pool k3 s3 float32 resident')}x`);
+    Object.keys(windows).map((w) => `${w} pool ${ratio(`pool ${w} ${k} resident`, `pool ${w} float32 resident`)}x`)
+      .join(', '));
 }
 console.log(`floor: copies alone, 16-bit ${ratio('floor float16', 'floor float32')}x float32's; ` +
   `with no 16-bit kernel time at all the pool would be ${ratio('floor float16', 'pool float32')}x float32's`);

@@ -27,24 +27,6 @@ int64_t pool_index_limit(const Geometry& g) {
   return r;
 }
 
-// Whether config.h runs a 16-bit pool of `g` on keys: it asks about a run
-// of one output row at the plane's start.
-template <typename H, typename I>
-bool half_pool_on_keys(const Geometry& g) {
-  int64_t row0 = 0;
-  ukernels::ArgmaxRow probe{};
-  probe.rows = &row0;
-  probe.nrows = 1;
-  probe.width = g.in[2];
-  probe.out_width = g.out[2];
-  probe.kernel = g.kernel[2];
-  probe.stride = g.stride[2];
-  probe.pad = g.pad[2];
-  probe.dilation = g.dilation[2];
-  probe.count = 1;
-  return ukernels::config::half_pool_on_keys<H, I>(probe, g.in_plane());
-}
-
 }  // namespace
 
 Status max_pool_shape(const PoolParams& params, const Shape& input, Shape* output,
@@ -81,13 +63,6 @@ Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
       const T* px = static_cast<const T*>(x);
       T* py = static_cast<T*>(y);
       I* pi = static_cast<I*>(indices);
-      if constexpr (ukernels::is_half_v<T>) {
-        if (half_pool_on_keys<T, I>(g) &&
-            internal::pool_rows_on_keys<I>(g, &px->bits, &py->bits, pi,
-                                           ukernels::HalfTraits<T>::kInf)) {
-          return;
-        }
-      }
       internal::pool_rows_config<T, I>(g, px, py, pi);
     }
   });

@@ -1,20 +1,17 @@
 // Operator layer of the channels-first pool: the loop over planes and output
 // rows that hands runs of output rows to an argmax microkernel. Shared by
 // max_pool.cc (which runs what ukernels/config.h picks) and the native
-// benchmarks (which run every variant through the same loop); with the
-// 16-bit pool on float32 keys.
+// benchmarks (which run every variant through the same loop).
 #ifndef UNPOOL_SRC_POOL_ROWS_H_
 #define UNPOOL_SRC_POOL_ROWS_H_
 
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include "geometry.h"
 #include "ukernels/argmaxpool.h"
 #include "ukernels/config.h"
 #include "ukernels/window.h"
-#include "window_scratch.h"
 
 namespace unpool {
 namespace internal {
@@ -72,32 +69,6 @@ void pool_rows_config(const Geometry& g, const T* x, T* y, I* idx) {
   pool_rows<T, I>(g, x, y, idx, [](const T* px, const ukernels::ArgmaxRow& r, T* py, I* pidx) {
     ukernels::config::argmaxpool_row<T, I>(r)(px, r, py, pidx);
   });
-}
-
-// A 16-bit pool on float32 keys (ukernels::half_window_keys), plane by
-// plane, on the bits of either 16-bit type (`inf`: its infinity's): the
-// float32 kernels pick the offsets and each output takes the input's bits
-// at its offset; a float32 -inf result is a window wholly in padding
-// (float16 keys are never -inf; bfloat16's -inf is the one -inf), whose
-// offset may lie outside the plane. False, having done nothing, where its
-// scratch cannot be had. max_pool.cc runs it where config.h says
-// (half_pool_on_keys).
-template <typename I>
-bool pool_rows_on_keys(const Geometry& g, const uint16_t* x, uint16_t* y, I* idx, uint16_t inf) {
-  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-  const Buffer<float> keys(in_plane), out(out_plane);
-  if (!keys.ok() || !out.ok()) return false;
-  Geometry one = g;
-  one.planes = 1;
-  const uint16_t neg_inf = static_cast<uint16_t>(inf | 0x8000);
-  for (int64_t p = 0; p < g.planes; ++p, x += in_plane, y += out_plane, idx += out_plane) {
-    ukernels::half_window_keys(x, in_plane, inf, keys.data());
-    pool_rows_config<float, I>(one, keys.data(), out.data(), idx);
-    for (int64_t o = 0; o < out_plane; ++o) {
-      y[o] = out.data()[o] == -std::numeric_limits<float>::infinity() ? neg_inf : x[idx[o]];
-    }
-  }
-  return true;
 }
 
 }  // namespace internal

@@ -231,51 +231,89 @@ void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I*
 
 namespace half_simd {
 
-// Output columns [begin, stop) (stop - begin a multiple of 4, interior
-// columns) of the one output row of `r`, stride 1 or 2, 4 a v128: each tap
-// of 4 windows as float32 in the top half of its int32 lane (a stride-2
-// v128 of 8 values has them in its even lanes, even_as_f32; stride 1 loads
-// 4 values widened), on the 16-bit patterns at x (`inf`: the type's
-// infinity's), one copy for both 16-bit types.
-// Taps in the scalar kernel's order; `lt` and `pmax` keep the first maximum
-// and a replaced maximum takes the tap's offsets as max(at, tap & m), each
-// lane's offsets increasing tap by tap. As in the k2s2 kernel, the row runs
-// as if it held no NaN, the largest magnitude of its taps kept on the side;
-// the result is false if a tap was NaN (the outputs are then to be written
-// again).
-__attribute__((noinline)) inline bool argmax_row_groups(const uint16_t* x, const ArgmaxRow& r,
-                                                        int64_t begin, int64_t stop, uint16_t inf,
-                                                        uint16_t* y, int32_t* idx) {
-  const uint16_t neg_inf = static_cast<uint16_t>(inf | 0x8000);
-  const int64_t s = r.stride;
-  const v128_t neg_inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{neg_inf} << 16));
+// The interior output columns [begin, end) (end - begin >= 8) of the one
+// output row of `r`, 8 a step in two v128s of 4 (the tail group overlaps
+// the last full one: the same bits written twice): each tap of 4 windows as
+// float32 in the top half of its int32 lane, loaded by `load` (a stride-2
+// v128 of 8 values has them in its even lanes, even_as_f32; stride 1 loads 4
+// values widened; other strides 4 lane by lane), on the 16-bit patterns at
+// x (`inf`: the type's infinity's), one copy for both 16-bit types. Taps in
+// the scalar kernel's order; `lt` and `pmax` keep the first maximum and a
+// replaced maximum takes the tap's offset in the window as max(at, tap & m),
+// the offsets increasing tap by tap; the windows' first offsets are added
+// once a step. Each tap's loop (its pointer and offset) serves both v128s.
+// As in the k2s2 kernel, the row runs as if it held no NaN, the largest
+// magnitude of its taps kept on the side; the result is false if a tap was
+// NaN (the outputs are then to be written again).
+template <typename Load>
+__attribute__((always_inline)) inline bool argmax_row_groups(const uint16_t* x, const ArgmaxRow& r,
+                                                             int64_t begin, int64_t end,
+                                                             uint16_t inf, Load load, uint16_t* y,
+                                                             int32_t* idx) {
+  const int64_t s = r.stride, dil = r.dilation, kernel = r.kernel, nrows = r.nrows;
+  const v128_t neg_inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{inf | 0x8000u} << 16));
   const v128_t mag_mask = wasm_i32x4_splat(0x7fff0000);
-  const v128_t lanes = wasm_i32x4_make(0, 1, 2, 3);
+  const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
+  const v128_t lanes =
+      wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
+  const v128_t half_step = wasm_i32x4_splat(static_cast<int32_t>(4 * s));
   v128_t seen = wasm_i32x4_splat(0);  // the largest magnitude, as a float32's bits
-  for (int64_t ow = begin; ow < stop; ow += 4) {
-    const int64_t w0 = ow * s - r.pad;
-    // Offsets of the 4 windows' first taps; valid offsets: they fit int32.
-    const v128_t base =
-        wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(r.first_row + w0)),
-                       wasm_i32x4_mul(lanes, wasm_i32x4_splat(static_cast<int32_t>(s))));
-    v128_t best = neg_inf_v, at = base;
-    for (int64_t k = 0; k < r.nrows; ++k) {
-      for (int64_t j = 0; j < r.kernel; ++j) {
-        const int64_t shift = r.rows[k] + j * r.dilation;
-        const uint16_t* const p = x + r.first_row + w0 + shift;
-        const v128_t v =
-            s == 2 ? even_as_f32(wasm_v128_load(p)) : wasm_i32x4_shl(wasm_u32x4_load16x4(p), 16);
-        seen = wasm_u32x4_max(seen, wasm_v128_and(v, mag_mask));
-        take_growing(&best, &at, v,
-                     wasm_i32x4_add(base, wasm_i32x4_splat(static_cast<int32_t>(shift))));
+  int64_t ow = begin;
+  for (;;) {
+    for (; ow + 8 <= end; ow += 8) {
+      const int64_t w0 = r.first_row + ow * s - r.pad;
+      const uint16_t* const p = x + w0;
+      v128_t best0 = neg_inf_v, best1 = neg_inf_v;
+      v128_t at0 = wasm_i32x4_splat(0), at1 = at0;
+      for (int64_t k = 0; k < nrows; ++k) {
+        const uint16_t* q = p + r.rows[k];
+        v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(r.rows[k]));
+        for (int64_t j = 0; j < kernel; ++j, q += dil, tap = wasm_i32x4_add(tap, dil_v)) {
+          const v128_t v0 = load(q), v1 = load(q + 4 * s);
+          seen = wasm_u32x4_max(
+              seen, wasm_u32x4_max(wasm_v128_and(v0, mag_mask), wasm_v128_and(v1, mag_mask)));
+          take_growing(&best0, &at0, v0, tap);
+          take_growing(&best1, &at1, v1, tap);
+        }
       }
+      // The windows' first offsets: valid offsets, so they fit int32.
+      const v128_t base = wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(w0)), lanes);
+      wasm_v128_store(
+          y + ow, wasm_u16x8_narrow_i32x4(wasm_u32x4_shr(best0, 16), wasm_u32x4_shr(best1, 16)));
+      wasm_v128_store(idx + ow, wasm_i32x4_add(base, at0));
+      wasm_v128_store(idx + ow + 4, wasm_i32x4_add(wasm_i32x4_add(base, half_step), at1));
     }
-    const v128_t bits = wasm_u32x4_shr(best, 16);
-    wasm_v128_store64_lane(y + ow, wasm_u16x8_narrow_i32x4(bits, bits), 0);
-    wasm_v128_store(idx + ow, at);
+    if (ow == end) break;
+    ow = end - 8;
   }
   const v128_t inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{inf} << 16));
   return !wasm_v128_any_true(wasm_u32x4_gt(seen, inf_v));
+}
+// argmax_row_groups with the load of the row's stride.
+__attribute__((noinline)) inline bool argmax_row_groups_any(const uint16_t* x, const ArgmaxRow& r,
+                                                            int64_t begin, int64_t end,
+                                                            uint16_t inf, uint16_t* y,
+                                                            int32_t* idx) {
+  const int64_t s = r.stride;
+  if (s == 1) {
+    return argmax_row_groups(
+        x, r, begin, end, inf,
+        [](const uint16_t* q) { return wasm_i32x4_shl(wasm_u32x4_load16x4(q), 16); }, y, idx);
+  }
+  if (s == 2) {
+    return argmax_row_groups(
+        x, r, begin, end, inf, [](const uint16_t* q) { return even_as_f32(wasm_v128_load(q)); }, y,
+        idx);
+  }
+  return argmax_row_groups(
+      x, r, begin, end, inf,
+      [s](const uint16_t* q) __attribute__((always_inline)) {
+        v128_t v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
+        v = wasm_v128_load16_lane(q + s, v, 3);
+        v = wasm_v128_load16_lane(q + 2 * s, v, 5);
+        return wasm_v128_load16_lane(q + 3 * s, v, 7);
+      },
+      y, idx);
 }
 
 // Channels [0, cn) of one position (cn a multiple of 8), in blocks of
@@ -367,14 +405,13 @@ void argmaxpool_nhwc_half__wasmsimd(const H* x, const ArgmaxNhwc& p, H* y, I* id
   }
 }
 
-// Any window with stride 1 or 2 (the guard; int32 indices, every offset
-// the run reads fitting its int32 lanes): each output row's interior
-// columns in groups of 4 by half_simd::argmax_row_groups (again by the
-// scalar kernel when a tap was NaN), the rest by the scalar kernel.
+// Any window (the guard; int32 indices, every offset the run reads fitting
+// its int32 lanes): each output row's interior columns in groups of 4 by
+// half_simd::argmax_row_groups_any (again by the scalar kernel when a tap
+// was NaN), the rest by the scalar kernel.
 template <typename T, typename I>
 inline bool argmaxpool_row_half__wasmsimd_applies(const ArgmaxRow& r) {
-  return is_half_v<T> && std::is_same<I, int32_t>::value && (r.stride == 1 || r.stride == 2) &&
-         half_run_fits_int32(r);
+  return is_half_v<T> && std::is_same<I, int32_t>::value && half_run_fits_int32(r);
 }
 __attribute__((noinline)) inline void argmaxpool_row_bits__wasmsimd(const uint16_t* x,
                                                                     const ArgmaxRow& r,
@@ -382,17 +419,16 @@ __attribute__((noinline)) inline void argmaxpool_row_bits__wasmsimd(const uint16
                                                                     int32_t* idx) {
   int64_t begin, end;
   interior_columns(r, r.stride == 2 ? 1 : 0, &begin, &end);
-  const int64_t stop = end - begin >= 4 ? begin + (end - begin) / 4 * 4 : begin;
-  for_each_row(r, y, idx, [x, begin, stop, inf](const ArgmaxRow& row, uint16_t* yt, int32_t* it) {
-    if (row.nrows == 0 || stop == begin) {
+  for_each_row(r, y, idx, [x, begin, end, inf](const ArgmaxRow& row, uint16_t* yt, int32_t* it) {
+    if (row.nrows == 0 || end - begin < 8) {
       argmaxpool_cols_bits__scalar(x, row, 0, row.out_width, inf, yt, it);
       return;
     }
     argmaxpool_cols_bits__scalar(x, row, 0, begin, inf, yt, it);
-    if (!half_simd::argmax_row_groups(x, row, begin, stop, inf, yt, it)) {
-      argmaxpool_cols_bits__scalar(x, row, begin, stop, inf, yt, it);
+    if (!half_simd::argmax_row_groups_any(x, row, begin, end, inf, yt, it)) {
+      argmaxpool_cols_bits__scalar(x, row, begin, end, inf, yt, it);
     }
-    argmaxpool_cols_bits__scalar(x, row, stop, row.out_width, inf, yt, it);
+    argmaxpool_cols_bits__scalar(x, row, end, row.out_width, inf, yt, it);
   });
 }
 template <typename H, typename I>

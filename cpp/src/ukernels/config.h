@@ -7,9 +7,10 @@
 //
 // 16-bit values (float16, bfloat16) have kernels of their own for the
 // rows and channels-last positions (argmaxpool_row and argmaxpool_nhwc
-// below); in the SIMD build, channels-first pools that find no 16-bit SIMD
-// row kernel run on float32 keys (half_pool_on_keys) through the float32
-// row kernels of this table.
+// below): in the SIMD build argmaxpool_row_half__wasmsimd_k2s2 where the
+// float32 k2s2 kernel would run, argmaxpool_row_half__wasmsimd for every
+// other run of int32 indices (the pools' only index type there), and
+// argmaxpool_row_half__scalar in the scalar build.
 //
 //   build          op                 case                         variant
 //   -msimd128      argmaxpool_row     k2, s2, d1 along W, >= 1     argmaxpool_row__wasmsimd_k2s2
@@ -84,22 +85,6 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
     return &argmaxpool_row__scalar_taps<T, I>;
 #endif
   }
-}
-
-// Whether a channels-first 16-bit pool whose runs look like `r` runs on
-// float32 keys, plane by plane through the float32 row kernels
-// (pool_rows_on_keys), rather than through the scalar 16-bit kernel: in the
-// SIMD build, where no 16-bit SIMD kernel applies (strides above 2, int64
-// indices), for planes of at most kHalfKeysMax values. (In the scalar build
-// the scalar 16-bit kernels are the faster ones.)
-template <typename H, typename I>
-inline bool half_pool_on_keys(const ArgmaxRow& r, int64_t plane) {
-#ifdef __wasm_simd128__
-  return plane <= kHalfKeysMax && argmaxpool_row<H, I>(r) == &argmaxpool_row_half__scalar<H, I>;
-#else
-  (void)r, (void)plane;
-  return false;
-#endif
 }
 
 // One output position of a channels-last pool.
