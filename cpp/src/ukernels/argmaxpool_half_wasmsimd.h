@@ -17,6 +17,7 @@
 #include "ukernels/argmaxpool.h"
 #include "ukernels/argmaxpool_half.h"
 #include "ukernels/argmaxpool_nhwc.h"
+#include "ukernels/argmaxpool_wasmsimd_steps.h"
 #include "ukernels/half.h"
 
 namespace unpool {
@@ -24,14 +25,7 @@ namespace ukernels {
 
 namespace half_simd {
 
-// An empty asm on v128 `v`: the compiler no longer knows how `v` was made.
-// (Natively, where bench/native/simde.sh builds these kernels through SIMDe,
-// a v128 lives in an SSE register: "x".)
-#ifdef __wasm__
-#define UNPOOL_OPAQUE_V128(v) __asm__("" : "+r"(v))
-#else
-#define UNPOOL_OPAQUE_V128(v) __asm__("" : "+x"(v))
-#endif
+using wasmsimd::take_growing;
 
 // A 16-bit value's bits as the top half of a float32 order the values as
 // they are (bfloat16: that float32 is the value; float16: its sign and
@@ -63,17 +57,6 @@ inline void combine_ordered(v128_t* best, v128_t* neg, v128_t b, v128_t n) {
   *best = wasm_f32x4_pmax(*best, b);
   UNPOOL_OPAQUE_V128(m);
   *neg = wasm_i32x4_min(*neg, wasm_v128_and(n, m));
-}
-
-// One tap `v` (float32 views) of 4 running maxima `best` at offsets `at`,
-// for taps whose offsets `tap` only grow: a greater tap replaces (the first
-// maximum stays), and its offset is max(at, tap & m). The asm keeps the and
-// (see combine_ordered).
-inline void take_growing(v128_t* best, v128_t* at, v128_t v, v128_t tap) {
-  v128_t m = wasm_f32x4_lt(*best, v);
-  *best = wasm_f32x4_pmax(*best, v);
-  UNPOOL_OPAQUE_V128(m);
-  *at = wasm_i32x4_max(*at, wasm_v128_and(tap, m));
 }
 
 // The offsets of 4 windows: `base` minus `neg` (minus each winner's offset
@@ -232,81 +215,28 @@ void argmaxpool_row_half__wasmsimd_k2s2(const H* x, const ArgmaxRow& r, H* y, I*
 namespace half_simd {
 
 // The interior output columns [begin, end) (end - begin >= 8) of the one
-// output row of `r`, 8 a step in two v128s of 4 (the tail group overlaps
-// the last full one: the same bits written twice): each tap of 4 windows as
-// float32 in the top half of its int32 lane, loaded by `load` (a stride-2
-// v128 of 8 values has them in its even lanes, even_as_f32; stride 1 loads 4
-// values widened; other strides 4 lane by lane), on the 16-bit patterns at
-// x (`inf`: the type's infinity's), one copy for both 16-bit types. Taps in
-// the scalar kernel's order; `lt` and `pmax` keep the first maximum and a
-// replaced maximum takes the tap's offset in the window as max(at, tap & m),
-// the offsets increasing tap by tap; the windows' first offsets are added
-// once a step. Each tap's loop (its pointer and offset) serves both v128s.
-// As in the k2s2 kernel, the row runs as if it held no NaN, the largest
-// magnitude of its taps kept on the side; the result is false if a tap was
-// NaN (the outputs are then to be written again).
-template <typename Load>
-__attribute__((always_inline)) inline bool argmax_row_groups(const uint16_t* x, const ArgmaxRow& r,
-                                                             int64_t begin, int64_t end,
-                                                             uint16_t inf, Load load, uint16_t* y,
-                                                             int32_t* idx) {
-  const int64_t s = r.stride, dil = r.dilation, kernel = r.kernel, nrows = r.nrows;
-  const v128_t neg_inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{inf | 0x8000u} << 16));
-  const v128_t mag_mask = wasm_i32x4_splat(0x7fff0000);
-  const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
-  const v128_t lanes =
-      wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
-  const v128_t half_step = wasm_i32x4_splat(static_cast<int32_t>(4 * s));
-  v128_t seen = wasm_i32x4_splat(0);  // the largest magnitude, as a float32's bits
-  int64_t ow = begin;
-  for (;;) {
-    for (; ow + 8 <= end; ow += 8) {
-      const int64_t w0 = r.first_row + ow * s - r.pad;
-      const uint16_t* const p = x + w0;
-      v128_t best0 = neg_inf_v, best1 = neg_inf_v;
-      v128_t at0 = wasm_i32x4_splat(0), at1 = at0;
-      for (int64_t k = 0; k < nrows; ++k) {
-        const uint16_t* q = p + r.rows[k];
-        v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(r.rows[k]));
-        for (int64_t j = 0; j < kernel; ++j, q += dil, tap = wasm_i32x4_add(tap, dil_v)) {
-          const v128_t v0 = load(q), v1 = load(q + 4 * s);
-          seen = wasm_u32x4_max(
-              seen, wasm_u32x4_max(wasm_v128_and(v0, mag_mask), wasm_v128_and(v1, mag_mask)));
-          take_growing(&best0, &at0, v0, tap);
-          take_growing(&best1, &at1, v1, tap);
-        }
-      }
-      // The windows' first offsets: valid offsets, so they fit int32.
-      const v128_t base = wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(w0)), lanes);
-      wasm_v128_store(
-          y + ow, wasm_u16x8_narrow_i32x4(wasm_u32x4_shr(best0, 16), wasm_u32x4_shr(best1, 16)));
-      wasm_v128_store(idx + ow, wasm_i32x4_add(base, at0));
-      wasm_v128_store(idx + ow + 4, wasm_i32x4_add(wasm_i32x4_add(base, half_step), at1));
-    }
-    if (ow == end) break;
-    ow = end - 8;
-  }
-  const v128_t inf_v = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{inf} << 16));
-  return !wasm_v128_any_true(wasm_u32x4_gt(seen, inf_v));
-}
-// argmax_row_groups with the load of the row's stride.
-__attribute__((noinline)) inline bool argmax_row_groups_any(const uint16_t* x, const ArgmaxRow& r,
-                                                            int64_t begin, int64_t end,
-                                                            uint16_t inf, uint16_t* y,
-                                                            int32_t* idx) {
+// output row of `r` by wasmsimd::argmax_row_steps, on the 16-bit patterns
+// at x as the top halves of float32 lanes (`inf`: the type's infinity's),
+// one copy for both 16-bit types: stride 2 loads 8 values and takes the
+// even ones (even_as_f32), stride 1 widens 4, other strides load 4 lane by
+// lane. False if a tap was NaN (the outputs are then to be written again).
+__attribute__((noinline)) inline bool argmax_row_groups(const uint16_t* x, const ArgmaxRow& r,
+                                                        int64_t begin, int64_t end, uint16_t inf,
+                                                        uint16_t* y, int32_t* idx) {
   const int64_t s = r.stride;
+  const uint32_t inf_lane = uint32_t{inf} << 16;
   if (s == 1) {
-    return argmax_row_groups(
-        x, r, begin, end, inf,
+    return wasmsimd::argmax_row_steps(
+        x, r, begin, end, inf_lane,
         [](const uint16_t* q) { return wasm_i32x4_shl(wasm_u32x4_load16x4(q), 16); }, y, idx);
   }
   if (s == 2) {
-    return argmax_row_groups(
-        x, r, begin, end, inf, [](const uint16_t* q) { return even_as_f32(wasm_v128_load(q)); }, y,
-        idx);
+    return wasmsimd::argmax_row_steps(
+        x, r, begin, end, inf_lane,
+        [](const uint16_t* q) { return even_as_f32(wasm_v128_load(q)); }, y, idx);
   }
-  return argmax_row_groups(
-      x, r, begin, end, inf,
+  return wasmsimd::argmax_row_steps(
+      x, r, begin, end, inf_lane,
       [s](const uint16_t* q) __attribute__((always_inline)) {
         v128_t v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
         v = wasm_v128_load16_lane(q + s, v, 3);
@@ -406,9 +336,9 @@ void argmaxpool_nhwc_half__wasmsimd(const H* x, const ArgmaxNhwc& p, H* y, I* id
 }
 
 // Any window (the guard; int32 indices, every offset the run reads fitting
-// its int32 lanes): each output row's interior columns in groups of 4 by
-// half_simd::argmax_row_groups_any (again by the scalar kernel when a tap
-// was NaN), the rest by the scalar kernel.
+// its int32 lanes): each output row's interior columns, 8 a step, by
+// half_simd::argmax_row_groups (again by the scalar kernel when a tap was
+// NaN), the rest by the scalar kernel.
 template <typename T, typename I>
 inline bool argmaxpool_row_half__wasmsimd_applies(const ArgmaxRow& r) {
   return is_half_v<T> && std::is_same<I, int32_t>::value && half_run_fits_int32(r);
@@ -425,7 +355,7 @@ __attribute__((noinline)) inline void argmaxpool_row_bits__wasmsimd(const uint16
       return;
     }
     argmaxpool_cols_bits__scalar(x, row, 0, begin, inf, yt, it);
-    if (!half_simd::argmax_row_groups_any(x, row, begin, end, inf, yt, it)) {
+    if (!half_simd::argmax_row_groups(x, row, begin, end, inf, yt, it)) {
       argmaxpool_cols_bits__scalar(x, row, begin, end, inf, yt, it);
     }
     argmaxpool_cols_bits__scalar(x, row, end, row.out_width, inf, yt, it);

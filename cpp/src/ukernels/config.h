@@ -16,7 +16,6 @@
 //   -msimd128      argmaxpool_row     k2, s2, d1 along W, >= 1     argmaxpool_row__wasmsimd_k2s2
 //                                     window row, a vector of
 //                                     interior columns
-//                                     s1, f32 values, int32 idx    argmaxpool_row__wasmsimd_s1
 //                                     any other                    argmaxpool_row__wasmsimd
 //                  argmaxpool_nhwc    f32 values, int32 indices    argmaxpool_nhwc__wasmsimd
 //                                     any other                    argmaxpool_nhwc__scalar
@@ -78,7 +77,6 @@ inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
     if (argmaxpool_row__wasmsimd_k2s2_applies<T, I>(r)) {
       return &argmaxpool_row__wasmsimd_k2s2<T, I>;
     }
-    if (argmaxpool_row__wasmsimd_s1_applies<T, I>(r)) return &argmaxpool_row__wasmsimd_s1<T, I>;
     return &argmaxpool_row__wasmsimd<T, I>;
 #else
     if (argmaxpool_row__scalar_k2s2_applies<T, I>(r)) return &argmaxpool_row__scalar_k2s2<T, I>;

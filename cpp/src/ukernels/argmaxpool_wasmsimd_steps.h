@@ -1,0 +1,115 @@
+// The WebAssembly SIMD row kernel that float32 and the 16-bit types share
+// for every window but k2s2's: the interior output columns of one output
+// row, 8 a step in two v128s of 4, each tap's loop (its pointer and its
+// offset in the window) serving both. The values are compared as float32
+// lanes: float32 as they are, 16-bit values as the top halves of their
+// lanes (argmaxpool_half_wasmsimd.h), which order as the values do.
+//
+// The row runs as if it held no NaN: `lt` and `pmax` keep the first maximum
+// (ties and +-0 keep the running one), and the largest magnitude of the taps
+// is kept on the side; the caller has the row done again by the scalar
+// kernel if a tap was NaN (rows with NaN are rare). A replaced maximum takes
+// the tap's offset in the window as max(at, tap & m) (taps come in scan
+// order, their offsets growing), and the windows' first offsets are added
+// once a step.
+#ifndef UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_STEPS_H_
+#define UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_STEPS_H_
+
+#ifdef __wasm_simd128__
+
+#include <wasm_simd128.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "ukernels/argmaxpool.h"
+
+namespace unpool {
+namespace ukernels {
+namespace wasmsimd {
+
+// An empty asm on v128 `v`: the compiler no longer knows how `v` was made.
+// (Natively, where bench/native/simde.sh builds these kernels through SIMDe,
+// a v128 lives in an SSE register: "x".)
+#ifdef __wasm__
+#define UNPOOL_OPAQUE_V128(v) __asm__("" : "+r"(v))
+#else
+#define UNPOOL_OPAQUE_V128(v) __asm__("" : "+x"(v))
+#endif
+
+// One tap `v` (float32 lanes) of 4 running maxima `best` at offsets `at`,
+// for taps whose offsets `tap` only grow: a greater tap replaces (the first
+// maximum stays), and its offset is max(at, tap & m). The select of the
+// offsets is then two instructions, where a bitselect is three on x64; the
+// empty asm hides that m is a compare result, or clang turns tap & m back
+// into a bitselect with zero and the max is one instruction more.
+inline void take_growing(v128_t* best, v128_t* at, v128_t v, v128_t tap) {
+  v128_t m = wasm_f32x4_lt(*best, v);
+  *best = wasm_f32x4_pmax(*best, v);
+  UNPOOL_OPAQUE_V128(m);
+  *at = wasm_i32x4_max(*at, wasm_v128_and(tap, m));
+}
+
+// The interior output columns [begin, end) (end - begin >= 8) of the one
+// output row of `r`; the tail step overlaps the last full one (the same
+// bits written twice). T: float, or uint16_t for 16-bit bits. `load(q)`
+// gives the float32 lanes of the 4 windows' taps at q (q + stride for the
+// next window), `inf` +inf's bits in a lane (a larger magnitude is NaN).
+// Returns false if a tap was NaN: the outputs are then to be written again.
+template <typename T, typename Load>
+__attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const ArgmaxRow& r,
+                                                            int64_t begin, int64_t end,
+                                                            uint32_t inf, Load load, T* y,
+                                                            int32_t* idx) {
+  static_assert(std::is_same<T, float>::value || std::is_same<T, uint16_t>::value,
+                "float32 lanes: float, or 16-bit bits in their top halves");
+  const int64_t s = r.stride, dil = r.dilation, kernel = r.kernel, nrows = r.nrows;
+  const v128_t neg_inf = wasm_i32x4_splat(static_cast<int32_t>(inf | 0x80000000u));
+  const v128_t mag_mask = wasm_i32x4_splat(std::is_same<T, float>::value ? 0x7fffffff : 0x7fff0000);
+  const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
+  const v128_t lanes =
+      wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
+  const v128_t half_step = wasm_i32x4_splat(static_cast<int32_t>(4 * s));
+  v128_t seen = wasm_i32x4_splat(0);  // the largest magnitude's bits
+  int64_t ow = begin;
+  for (;;) {
+    for (; ow + 8 <= end; ow += 8) {
+      const int64_t w0 = r.first_row + ow * s - r.pad;
+      const T* const p = x + w0;
+      v128_t best0 = neg_inf, best1 = neg_inf;
+      v128_t at0 = wasm_i32x4_splat(0), at1 = at0;
+      for (int64_t k = 0; k < nrows; ++k) {
+        const T* q = p + r.rows[k];
+        v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(r.rows[k]));
+        for (int64_t j = 0; j < kernel; ++j, q += dil, tap = wasm_i32x4_add(tap, dil_v)) {
+          const v128_t v0 = load(q), v1 = load(q + 4 * s);
+          seen = wasm_u32x4_max(
+              seen, wasm_u32x4_max(wasm_v128_and(v0, mag_mask), wasm_v128_and(v1, mag_mask)));
+          take_growing(&best0, &at0, v0, tap);
+          take_growing(&best1, &at1, v1, tap);
+        }
+      }
+      if constexpr (std::is_same<T, float>::value) {
+        wasm_v128_store(y + ow, best0);
+        wasm_v128_store(y + ow + 4, best1);
+      } else {
+        wasm_v128_store(
+            y + ow, wasm_u16x8_narrow_i32x4(wasm_u32x4_shr(best0, 16), wasm_u32x4_shr(best1, 16)));
+      }
+      // The windows' first offsets: valid offsets, so they fit int32.
+      const v128_t base = wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(w0)), lanes);
+      wasm_v128_store(idx + ow, wasm_i32x4_add(base, at0));
+      wasm_v128_store(idx + ow + 4, wasm_i32x4_add(wasm_i32x4_add(base, half_step), at1));
+    }
+    if (ow == end) break;
+    ow = end - 8;
+  }
+  return !wasm_v128_any_true(wasm_u32x4_gt(seen, wasm_i32x4_splat(static_cast<int32_t>(inf))));
+}
+
+}  // namespace wasmsimd
+}  // namespace ukernels
+}  // namespace unpool
+
+#endif  // __wasm_simd128__
+#endif  // UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_STEPS_H_
