@@ -55,7 +55,7 @@ const WORKLOADS = suite.WORKLOADS.filter((w) => filter.test(w.name));
 const timing = { reps: REPS, minBatchMs: MIN_BATCH_MS, warmupMs: WARMUP_MS };
 
 const nativeName = (w, op) =>
-  `op/${op}/${w.name.replace(' ', '/')}/k2s2`;
+  `op/${op}/${w.name.split(' ').slice(0, 2).join('/')}/${w.window ?? 'k2s2'}`;
 
 // ---- native (C++, g++ -O3) --------------------------------------------------------------
 
@@ -168,7 +168,7 @@ const machine = [
 ];
 
 const text = [
-  `Median time per call (float32, int32 indices, k = s = 2, one thread)${RUNS > 1 ? `, median of ${RUNS} runs` : ''}:`, '',
+  `Median time per call (float32, int32 indices, k = s = 2 but where the workload names its window, one thread)${RUNS > 1 ? `, median of ${RUNS} runs` : ''}:`, '',
   ...lines, '', 'Ratios (> 1: unpool is faster; resident / native < 1 would be faster than native)' +
   `${RUNS > 1 ? `: the median over the ${RUNS} runs of each run's ratio, and (in parentheses) their range` : ''}:`, '',
   ...ratioLines, '', ...machine,

@@ -89,7 +89,7 @@ const { lines, ratioLines } = tables(all, workloads,
   ['copy', 'out', 'resident', 'float16', 'bfloat16', 'scalar copy', 'scalar resident', 'js', 'ort', 'floor',
    'out floor']);
 const text = [
-  `Median time per call in headless ${version} (float32, int32 indices, k = s = 2, one thread):`, '',
+  `Median time per call in headless ${version} (float32, int32 indices, k = s = 2 but where the workload names its window, one thread):`, '',
   ...lines, '', 'Ratios (> 1: unpool is faster):', '', ...ratioLines, '',
   `- onnxruntime-web ${ortVersion ?? 'not run'} (ort.wasm.min.mjs, \`numThreads = 1\`, \`proxy = false\`)`,
   `- load average after the run: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${new Date().toISOString()}`,

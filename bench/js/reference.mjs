@@ -1,8 +1,8 @@
 // Straightforward hand-written JavaScript max pool with indices and max
 // unpool, as an app would write them: typed arrays in and out, one loop nest
 // per op, fresh result arrays, PyTorch's rules (first maximum wins, NaN
-// wins, indices are offsets inside each (n, c) plane). No padding or
-// dilation: the benchmark workloads have none.
+// wins, indices are offsets inside each (n, c) plane). No dilation, and
+// padding only in jsMaxPool2dPadded: the benchmark workloads need no more.
 
 /** Pool of an (N, C, L) Float32Array with kernel k and stride s. */
 export function jsMaxPool1d(x, shape, k, s) {
@@ -48,6 +48,40 @@ export function jsMaxPool2d(x, shape, k, s) {
             const i = row + ow * s + kw;
             const v = x[base + i];
             if (v > best || v !== v) { best = v; bi = i; }
+          }
+        }
+        y[o] = best;
+        idx[o++] = bi;
+      }
+    }
+  }
+  return { y, idx, shape: [N, C, OH, OW] };
+}
+
+/**
+ * Pool of an (N, C, H, W) Float32Array with kernel k, stride s and padding
+ * p (ResNet's k3 s2 p1): windows clipped to the input, each starting from
+ * -inf at its first input position, as PyTorch's.
+ */
+export function jsMaxPool2dPadded(x, shape, k, s, p) {
+  const [N, C, H, W] = shape;
+  const OH = Math.floor((H + 2 * p - k) / s) + 1;
+  const OW = Math.floor((W + 2 * p - k) / s) + 1;
+  const y = new Float32Array(N * C * OH * OW);
+  const idx = new Int32Array(N * C * OH * OW);
+  let o = 0;
+  for (let q = 0; q < N * C; ++q) {
+    const base = q * H * W;
+    for (let oh = 0; oh < OH; ++oh) {
+      const h0 = Math.max(oh * s - p, 0), h1 = Math.min(oh * s - p + k, H);
+      for (let ow = 0; ow < OW; ++ow) {
+        const w0 = Math.max(ow * s - p, 0), w1 = Math.min(ow * s - p + k, W);
+        let bi = h0 * W + w0;
+        let best = -Infinity;
+        for (let h = h0; h < h1; ++h) {
+          for (let w = w0; w < w1; ++w) {
+            const v = x[base + h * W + w];
+            if (v > best || v !== v) { best = v; bi = h * W + w; }
           }
         }
         y[o] = best;

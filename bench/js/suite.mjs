@@ -1,13 +1,18 @@
 // The benchmark cases, shared by the Node runner (bench.mjs) and the
 // browser page (browser.html): workloads, timing, and the unpool,
 // hand-written JS and ONNX Runtime Web variants. See bench.mjs.
-import { jsMaxPool1d, jsMaxPool2d, jsMaxPool3d, jsMaxUnpool } from './reference.mjs';
+import { jsMaxPool1d, jsMaxPool2d, jsMaxPool2dPadded, jsMaxPool3d, jsMaxUnpool } from './reference.mjs';
 import { FLOAT, INT64, oneNodeModel } from '../../tests/js/onnx-model.mjs';
 
-/** Workloads: k = s = 2, no padding, as the native benchmark names them. */
+/**
+ * Workloads: k = s = 2, no padding, as the native benchmark names them, and
+ * ResNet's pool (k = 3, s = 2, padding 1: `window`, the native name's last
+ * part; `k`, `s`, `p`).
+ */
 export const WORKLOADS = [
   { name: '1d 1x64x12544', dims: 1, shape: [1, 64, 12544] },
   { name: '2d 1x64x112x112', dims: 2, shape: [1, 64, 112, 112] },
+  { name: '2d 1x64x112x112 k3s2p1', dims: 2, shape: [1, 64, 112, 112], window: 'k3s2p1', k: 3, s: 2, p: 1 },
   { name: '2d 8x64x56x56', dims: 2, shape: [8, 64, 56, 56] },
   { name: '2d 1x3x512x512', dims: 2, shape: [1, 3, 512, 512] },
   { name: '2d 1x8x16x16', dims: 2, shape: [1, 8, 16, 16] },
@@ -38,6 +43,15 @@ export function halfBits(f32, dtype) {
     const sign = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112;
     return e <= 0 ? sign : sign | (e << 10) | ((b >>> 13) & 0x3ff);
   });
+}
+
+/** The window of workload `w`: kernel, stride, padding. */
+export const windowOf = (w) => ({ k: w.k ?? 2, s: w.s ?? 2, p: w.p ?? 0 });
+
+/** The pooled shape of workload `w`. */
+export function pooledShape(w) {
+  const { k, s, p } = windowOf(w);
+  return [...w.shape.slice(0, 2), ...w.shape.slice(2).map((d) => Math.floor((d + 2 * p - k) / s) + 1)];
 }
 
 const median = (v) => {
@@ -91,9 +105,12 @@ export async function runCases(cases, { reps, minBatchMs, warmupMs }) {
 export function unpoolCases(u, w, variants) {
   const pool = u[`maxPool${w.dims}d`];
   const unpool = u[`maxUnpool${w.dims}d`];
-  const opts = { kernelSize: 2 };
+  const { k, s, p } = windowOf(w);
+  const poolOpts = { kernelSize: k, stride: s, padding: p };
+  // The unpools restore the input's size (k3 s2 p1 on 112 would give 111).
+  const opts = { ...poolOpts, outputSize: w.shape.slice(2) };
   const x = { data: input(w.shape), shape: w.shape };
-  const pooled = pool(x, opts);
+  const pooled = pool(x, poolOpts);
   const cases = {};
   const held = [];
   if (variants.includes('copy')) {
@@ -104,7 +121,7 @@ export function unpoolCases(u, w, variants) {
     const out = { output: new Float32Array(pooled.output.data.length),
                   indices: new Int32Array(pooled.indices.data.length) };
     const y = new Float32Array(x.data.length);
-    const outOpts = { ...opts, out };
+    const outOpts = { ...poolOpts, out };
     const yOpts = { ...opts, out: y };
     cases['pool out'] = () => pool(x, outOpts);
     cases['unpool out'] = () => unpool(pooled.output, pooled.indices, yOpts);
@@ -114,19 +131,20 @@ export function unpoolCases(u, w, variants) {
   for (const dtype of ['float16', 'bfloat16']) {
     if (!variants.includes(dtype)) continue;
     const xh = { data: halfBits(x.data, dtype), shape: w.shape, dtype };
-    const ph = pool(xh, opts);
-    cases[`pool ${dtype}`] = () => pool(xh, opts);
+    const ph = pool(xh, poolOpts);
+    cases[`pool ${dtype}`] = () => pool(xh, poolOpts);
     cases[`unpool ${dtype}`] = () => unpool(ph.output, ph.indices, opts);
   }
   if (variants.includes('resident')) {
     const xr = u.uploadTensor(x);
-    const pr = pool(xr, { ...opts, resident: true });
+    const pr = pool(xr, { ...poolOpts, resident: true });
     held.push(xr, pr.output, pr.indices);
+    const rPoolOpts = { ...poolOpts, resident: true };
     const rOpts = { ...opts, resident: true };
     cases['pool resident'] = () => {
-      const p = pool(xr, rOpts);
-      p.output.dispose();
-      p.indices.dispose();
+      const r = pool(xr, rPoolOpts);
+      r.output.dispose();
+      r.indices.dispose();
     };
     cases['unpool resident'] = () => unpool(pr.output, pr.indices, rOpts).dispose();
   }
@@ -150,13 +168,14 @@ export async function benchUnpool(u, simd, variants, workloads, timing) {
 
 /** The hand-written JavaScript (reference.mjs): 'pool js', 'unpool js'. */
 export function jsCases(w) {
-  const pools = { 1: jsMaxPool1d, 2: jsMaxPool2d, 3: jsMaxPool3d };
+  const { k, s, p } = windowOf(w);
+  const pools = { 1: jsMaxPool1d, 2: p > 0 ? jsMaxPool2dPadded : jsMaxPool2d, 3: jsMaxPool3d };
   const x = input(w.shape);
   const pool = pools[w.dims];
-  const p = pool(x, w.shape, 2, 2);
+  const r = pool(x, w.shape, k, s, p);
   return {
-    'pool js': () => pool(x, w.shape, 2, 2),
-    'unpool js': () => jsMaxUnpool(p.y, p.idx, p.shape, w.shape),
+    'pool js': () => pool(x, w.shape, k, s, p),
+    'unpool js': () => jsMaxUnpool(r.y, r.idx, r.shape, w.shape),
   };
 }
 
@@ -172,7 +191,7 @@ export function jsCases(w) {
  */
 export function floorCases(w) {
   const x = input(w.shape);
-  const n = x.length / 2 ** w.dims;  // k = s = 2, even sizes
+  const n = pooledShape(w).reduce((a, b) => a * b, 1);
   const memory = new WebAssembly.Memory({ initial: Math.ceil(((x.length + 2 * n) * 4) / 65536) });
   const xs = new Float32Array(memory.buffer, 0, x.length);
   const ys = new Float32Array(memory.buffer, x.length * 4, n);
@@ -220,20 +239,27 @@ export async function ortCases(ort, w) {
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.proxy = false;
   const d = w.dims;
+  const { k, s, p } = windowOf(w);
   const rep = (v) => Array.from({ length: d }, () => v);
-  const outShape = [...w.shape.slice(0, 2), ...w.shape.slice(2).map((s) => Math.floor((s - 2) / 2) + 1)];
+  const outShape = pooledShape(w);
+  const attributes = { kernel_shape: rep(k), strides: rep(s), ...(p > 0 ? { pads: rep(p).concat(rep(p)) } : {}) };
   const poolSession = await ort.InferenceSession.create(oneNodeModel({
     opType: 'MaxPool',
     inputs: [{ name: 'X', type: FLOAT, shape: w.shape }],
     outputs: [{ name: 'Y', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
-    attributes: { kernel_shape: rep(2), strides: rep(2) },
+    attributes,
   }), { executionProviders: ['wasm'] });
+  // MaxUnpool's output_shape input restores sizes the window does not
+  // (k3 s2 p1 on 112 would give 111), as unpool's outputSize does.
+  const restore = p > 0 || k !== s;
   const unpoolSession = await ort.InferenceSession.create(oneNodeModel({
     opType: 'MaxUnpool',
-    inputs: [{ name: 'X', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
+    inputs: [{ name: 'X', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape },
+             ...(restore ? [{ name: 'S', type: INT64, shape: [w.shape.length] }] : [])],
     outputs: [{ name: 'Y', type: FLOAT, shape: w.shape }],
-    attributes: { kernel_shape: rep(2), strides: rep(2) },
+    attributes,
   }), { executionProviders: ['wasm'] });
+  const sizes = restore ? { S: new ort.Tensor('int64', BigInt64Array.from(w.shape, BigInt), [w.shape.length]) } : {};
   const x = input(w.shape);
   const pooled = await poolSession.run({ X: new ort.Tensor('float32', x, w.shape) });
   const y = pooled.Y.data;
@@ -242,7 +268,7 @@ export async function ortCases(ort, w) {
     cases: {
       'pool ort': () => poolSession.run({ X: new ort.Tensor('float32', x, w.shape) }),
       'unpool ort': () => unpoolSession.run({
-        X: new ort.Tensor('float32', y, outShape), I: new ort.Tensor('int64', idx, outShape),
+        X: new ort.Tensor('float32', y, outShape), I: new ort.Tensor('int64', idx, outShape), ...sizes,
       }),
     },
     cleanup: async () => {
