@@ -59,6 +59,25 @@ export function jsMaxPool2d(x, shape, k, s) {
 }
 
 /**
+ * Output o of a 2d pool: the first maximum (or the last NaN) of rows
+ * [h0, h1) and columns [w0, w1) of the plane at x[base] (W wide), from -inf
+ * at the window's first position, into y[o] and idx[o]. One function for
+ * the padded, adaptive and fractional pools (V8 inlines it).
+ */
+function windowMax2d(x, base, W, h0, h1, w0, w1, y, idx, o) {
+  let bi = h0 * W + w0;
+  let best = -Infinity;
+  for (let h = h0; h < h1; ++h) {
+    for (let w = w0; w < w1; ++w) {
+      const v = x[base + h * W + w];
+      if (v > best || v !== v) { best = v; bi = h * W + w; }
+    }
+  }
+  y[o] = best;
+  idx[o] = bi;
+}
+
+/**
  * Pool of an (N, C, H, W) Float32Array with kernel k, stride s and padding
  * p (ResNet's k3 s2 p1): windows clipped to the input, each starting from
  * -inf at its first input position, as PyTorch's.
@@ -76,16 +95,7 @@ export function jsMaxPool2dPadded(x, shape, k, s, p) {
       const h0 = Math.max(oh * s - p, 0), h1 = Math.min(oh * s - p + k, H);
       for (let ow = 0; ow < OW; ++ow) {
         const w0 = Math.max(ow * s - p, 0), w1 = Math.min(ow * s - p + k, W);
-        let bi = h0 * W + w0;
-        let best = -Infinity;
-        for (let h = h0; h < h1; ++h) {
-          for (let w = w0; w < w1; ++w) {
-            const v = x[base + h * W + w];
-            if (v > best || v !== v) { best = v; bi = h * W + w; }
-          }
-        }
-        y[o] = best;
-        idx[o++] = bi;
+        windowMax2d(x, base, W, h0, h1, w0, w1, y, idx, o++);
       }
     }
   }
@@ -163,16 +173,7 @@ export function jsAdaptiveMaxPool2d(x, shape, OH, OW) {
       const h0 = Math.floor((oh * H) / OH), h1 = Math.ceil(((oh + 1) * H) / OH);
       for (let ow = 0; ow < OW; ++ow) {
         const w0 = Math.floor((ow * W) / OW), w1 = Math.ceil(((ow + 1) * W) / OW);
-        let best = -Infinity;
-        let bi = h0 * W + w0;
-        for (let h = h0; h < h1; ++h) {
-          for (let w = w0; w < w1; ++w) {
-            const v = x[base + h * W + w];
-            if (v > best || v !== v) { best = v; bi = h * W + w; }
-          }
-        }
-        y[o] = best;
-        idx[o++] = bi;
+        windowMax2d(x, base, W, h0, h1, w0, w1, y, idx, o++);
       }
     }
   }
@@ -204,16 +205,7 @@ export function jsFractionalMaxPool2d(x, shape, k, OH, OW, samples) {
       const h0 = sh[oh];
       for (let ow = 0; ow < OW; ++ow) {
         const w0 = sw[ow];
-        let best = -Infinity;
-        let bi = h0 * W + w0;
-        for (let h = h0; h < h0 + k; ++h) {
-          for (let w = w0; w < w0 + k; ++w) {
-            const v = x[base + h * W + w];
-            if (v > best || v !== v) { best = v; bi = h * W + w; }
-          }
-        }
-        y[o] = best;
-        idx[o++] = bi;
+        windowMax2d(x, base, W, h0, h0 + k, w0, w0 + k, y, idx, o++);
       }
     }
   }
