@@ -1,9 +1,9 @@
 // The WebAssembly SIMD twins of the 16-bit argmax pool kernels of
-// argmaxpool_half.h (the k2s2 one, any window of stride 1 or 2, and the
-// channels-last one): the values compared as float32 in the top halves of
-// int32 lanes, the rows or channels run as if they held no NaN and done
-// again by the scalar kernel when a tap was NaN, so the bits are the scalar
-// kernels'.
+// argmaxpool_half.h (the k2s2 one, any other window, and the channels-last
+// one): the values compared as float32 in the top halves of int32 lanes,
+// the rows or channels run as if they held no NaN and done again when a tap
+// was NaN (by the scalar kernel; other windows' rows by
+// wasmsimd::argmax_row_steps_nan), so the bits are the scalar kernels'.
 #ifndef UNPOOL_SRC_UKERNELS_ARGMAXPOOL_HALF_WASMSIMD_H_
 #define UNPOOL_SRC_UKERNELS_ARGMAXPOOL_HALF_WASMSIMD_H_
 
@@ -337,8 +337,8 @@ void argmaxpool_nhwc_half__wasmsimd(const H* x, const ArgmaxNhwc& p, H* y, I* id
 
 // Any window (the guard; int32 indices, every offset the run reads fitting
 // its int32 lanes): each output row's interior columns, 8 a step, by
-// half_simd::argmax_row_groups (again by the scalar kernel when a tap was
-// NaN), the rest by the scalar kernel.
+// half_simd::argmax_row_groups (again by wasmsimd::argmax_row_steps_nan
+// when a tap was NaN), the rest by the scalar kernel.
 template <typename T, typename I>
 inline bool argmaxpool_row_half__wasmsimd_applies(const ArgmaxRow& r) {
   return is_half_v<T> && std::is_same<I, int32_t>::value && half_run_fits_int32(r);
@@ -356,7 +356,7 @@ __attribute__((noinline)) inline void argmaxpool_row_bits__wasmsimd(const uint16
     }
     argmaxpool_cols_bits__scalar(x, row, 0, begin, inf, yt, it);
     if (!half_simd::argmax_row_groups(x, row, begin, end, inf, yt, it)) {
-      argmaxpool_cols_bits__scalar(x, row, begin, end, inf, yt, it);
+      wasmsimd::argmax_row_steps_nan(x, row, begin, end, uint32_t{inf} << 16, yt, it);
     }
     argmaxpool_cols_bits__scalar(x, row, end, row.out_width, inf, yt, it);
   });

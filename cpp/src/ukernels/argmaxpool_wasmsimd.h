@@ -8,7 +8,7 @@
 //
 // f32 values with int32 indices (the pools' types in WebAssembly) run
 // argmax_row_steps (argmaxpool_wasmsimd_steps.h): the row as if it held no
-// NaN, with `lt` and `pmax`, and again by the scalar kernel if it held one.
+// NaN, with `lt` and `pmax`, and again under the whole rule if it held one.
 // Other types run argmax_groups, where every window tap updates both with
 // `gt(v, best) | ne(v, v)` + bitselect, the scalar kernel's
 // `v > best || v != v` per lane. f32x4.max would be wrong here: it gives no
@@ -106,8 +106,8 @@ __attribute__((noinline)) inline bool argmax_row_steps_f32(const float* x, const
 // strides lane by lane. Output rows one by one; rows without window rows
 // or with fewer interior columns than a vector are all edge columns. f32
 // values with int32 indices (the pools' only types here) run
-// wasmsimd::argmax_row_steps, 8 outputs a step, and the scalar kernel again
-// on a row with NaN; the others wasmsimd::argmax_groups.
+// wasmsimd::argmax_row_steps, 8 outputs a step, and argmax_row_steps_nan
+// again on a row with NaN; the others wasmsimd::argmax_groups.
 template <typename T, typename I>
 void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   using V = wasmsimd::Vec<T>;
@@ -121,7 +121,7 @@ void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
       }
       argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
       if (!wasmsimd::argmax_row_steps_f32(x, row, begin, end, yt, it)) {
-        argmaxpool_cols__scalar(x, row, begin, end, yt, it);
+        wasmsimd::argmax_row_steps_nan(x, row, begin, end, 0x7f800000, yt, it);
       }
       argmaxpool_cols__scalar(x, row, end, row.out_width, yt, it);
     });

@@ -6,12 +6,12 @@
 // lanes (argmaxpool_half_wasmsimd.h), which order as the values do.
 //
 // The row runs as if it held no NaN: `lt` and `pmax` keep the first maximum
-// (ties and +-0 keep the running one), and the largest magnitude of the taps
-// is kept on the side; the caller has the row done again by the scalar
-// kernel if a tap was NaN (rows with NaN are rare). A replaced maximum takes
-// the tap's offset in the window as max(at, tap & m) (taps come in scan
-// order, their offsets growing), and the windows' first offsets are added
-// once a step.
+// (ties and +-0 keep the running one), and whether a tap was NaN is kept on
+// the side; the caller has the row done again under the whole rule
+// (argmax_row_steps_nan, slower) if one was. A replaced maximum takes the
+// tap's offset in the window as max(at, tap & m) (taps come in scan order,
+// their offsets growing), and the windows' first offsets are added once a
+// step.
 #ifndef UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_STEPS_H_
 #define UNPOOL_SRC_UKERNELS_ARGMAXPOOL_WASMSIMD_STEPS_H_
 
@@ -55,7 +55,8 @@ inline void take_growing(v128_t* best, v128_t* at, v128_t v, v128_t tap) {
 // bits written twice). T: float, or uint16_t for 16-bit bits. `load(q)`
 // gives the float32 lanes of the 4 windows' taps at q (q + stride for the
 // next window), `inf` +inf's bits in a lane (a larger magnitude is NaN).
-// Returns false if a tap was NaN: the outputs are then to be written again.
+// Returns false if a tap was NaN: the outputs are then to be written again
+// (argmax_row_steps_nan).
 template <typename T, typename Load>
 __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const ArgmaxRow& r,
                                                             int64_t begin, int64_t end,
@@ -63,14 +64,19 @@ __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const Ar
                                                             int32_t* idx) {
   static_assert(std::is_same<T, float>::value || std::is_same<T, uint16_t>::value,
                 "float32 lanes: float, or 16-bit bits in their top halves");
+  constexpr bool kF32 = std::is_same<T, float>::value;
   const int64_t s = r.stride, dil = r.dilation, kernel = r.kernel, nrows = r.nrows;
   const v128_t neg_inf = wasm_i32x4_splat(static_cast<int32_t>(inf | 0x80000000u));
-  const v128_t mag_mask = wasm_i32x4_splat(std::is_same<T, float>::value ? 0x7fffffff : 0x7fff0000);
+  const v128_t mag_mask = wasm_i32x4_splat(0x7fff0000);  // of a 16-bit value in its lane
   const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
   const v128_t lanes =
       wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
   const v128_t half_step = wasm_i32x4_splat(static_cast<int32_t>(4 * s));
-  v128_t seen = wasm_i32x4_splat(0);  // the largest magnitude's bits
+  // Whether a tap was NaN. float32: sums of the taps, NaN if one was (or
+  // if +inf met -inf: that row is done again for nothing), one add a
+  // vector; two, so that each tap waits for one add. 16-bit lanes, whose
+  // NaN are finite float32: the largest magnitude's bits.
+  v128_t seen = wasm_i32x4_splat(0), seen1 = seen;
   int64_t ow = begin;
   for (;;) {
     for (; ow + 8 <= end; ow += 8) {
@@ -83,13 +89,18 @@ __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const Ar
         v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(r.rows[k]));
         for (int64_t j = 0; j < kernel; ++j, q += dil, tap = wasm_i32x4_add(tap, dil_v)) {
           const v128_t v0 = load(q), v1 = load(q + 4 * s);
-          seen = wasm_u32x4_max(
-              seen, wasm_u32x4_max(wasm_v128_and(v0, mag_mask), wasm_v128_and(v1, mag_mask)));
+          if constexpr (kF32) {
+            seen = wasm_f32x4_add(seen, v0);
+            seen1 = wasm_f32x4_add(seen1, v1);
+          } else {
+            seen = wasm_u32x4_max(
+                seen, wasm_u32x4_max(wasm_v128_and(v0, mag_mask), wasm_v128_and(v1, mag_mask)));
+          }
           take_growing(&best0, &at0, v0, tap);
           take_growing(&best1, &at1, v1, tap);
         }
       }
-      if constexpr (std::is_same<T, float>::value) {
+      if constexpr (kF32) {
         wasm_v128_store(y + ow, best0);
         wasm_v128_store(y + ow + 4, best1);
       } else {
@@ -104,7 +115,71 @@ __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const Ar
     if (ow == end) break;
     ow = end - 8;
   }
-  return !wasm_v128_any_true(wasm_u32x4_gt(seen, wasm_i32x4_splat(static_cast<int32_t>(inf))));
+  if constexpr (kF32) {
+    return wasm_i32x4_all_true(
+        wasm_v128_and(wasm_f32x4_eq(seen, seen), wasm_f32x4_eq(seen1, seen1)));
+  } else {
+    return !wasm_v128_any_true(wasm_u32x4_gt(seen, wasm_i32x4_splat(static_cast<int32_t>(inf))));
+  }
+}
+
+// The same columns under the whole PyTorch rule, for a row where
+// argmax_row_steps met a NaN: a tap replaces when greater or NaN (a NaN
+// maximum only by a later NaN: lt is false against it), so the last NaN
+// wins. 4 outputs a step, every stride loaded lane by lane (one copy per
+// type), the tail overlapped. 16-bit lanes whose magnitude is above `inf`
+// are made float32 NaN, so they compare as PyTorch's float32 rule does;
+// their bits are then the input's at each offset.
+template <typename T>
+__attribute__((noinline)) void argmax_row_steps_nan(const T* x, const ArgmaxRow& r, int64_t begin,
+                                                    int64_t end, uint32_t inf, T* y, int32_t* idx) {
+  constexpr bool kF32 = std::is_same<T, float>::value;
+  const int64_t s = r.stride, dil = r.dilation, kernel = r.kernel, nrows = r.nrows;
+  const v128_t neg_inf = wasm_i32x4_splat(static_cast<int32_t>(inf | 0x80000000u));
+  const v128_t mag_mask = wasm_i32x4_splat(0x7fffffff), inf_v = wasm_i32x4_splat(inf);
+  const v128_t qnan = wasm_i32x4_splat(0x7fc00000);
+  const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
+  const v128_t lanes =
+      wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
+  auto load = [=](const T* q) {
+    if constexpr (kF32) {
+      return wasm_f32x4_make(q[0], q[s], q[2 * s], q[3 * s]);
+    } else {
+      v128_t v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
+      v = wasm_v128_load16_lane(q + s, v, 3);
+      v = wasm_v128_load16_lane(q + 2 * s, v, 5);
+      v = wasm_v128_load16_lane(q + 3 * s, v, 7);
+      return wasm_v128_or(v, wasm_v128_and(wasm_u32x4_gt(wasm_v128_and(v, mag_mask), inf_v), qnan));
+    }
+  };
+  int64_t ow = begin;
+  for (;;) {
+    for (; ow + 4 <= end; ow += 4) {
+      const int64_t w0 = r.first_row + ow * s - r.pad;
+      v128_t best = neg_inf, at = wasm_i32x4_splat(0);
+      for (int64_t k = 0; k < nrows; ++k) {
+        const T* q = x + w0 + r.rows[k];
+        v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(r.rows[k]));
+        for (int64_t j = 0; j < kernel; ++j, q += dil, tap = wasm_i32x4_add(tap, dil_v)) {
+          const v128_t v = load(q);
+          v128_t m = wasm_v128_or(wasm_f32x4_lt(best, v), wasm_f32x4_ne(v, v));
+          best = wasm_v128_bitselect(v, best, m);
+          UNPOOL_OPAQUE_V128(m);
+          at = wasm_i32x4_max(at, wasm_v128_and(tap, m));
+        }
+      }
+      const v128_t offsets =
+          wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(w0)), lanes), at);
+      wasm_v128_store(idx + ow, offsets);
+      if constexpr (kF32) {
+        wasm_v128_store(y + ow, best);
+      } else {
+        for (int64_t l = 0; l < 4; ++l) y[ow + l] = x[idx[ow + l]];
+      }
+    }
+    if (ow == end) break;
+    ow = end - 4;
+  }
 }
 
 }  // namespace wasmsimd
