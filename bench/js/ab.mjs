@@ -6,12 +6,14 @@
 //
 // Usage: node bench/js/ab.mjs <distA> <distB> [--shape 1,8,16,16] [--reps 41]
 //          [--layout NHWC] [--kernel 2] [--stride K] [--dtype float16]
-//          [--adaptive 40] [--scalar]
+//          [--adaptive 40] [--scalar] [--nan 0.1]
 //   --dtype: float32 (the default), float16 or bfloat16 (a Uint16Array of
 //   the float32 values' bits, as bench/js/half.mjs times them).
 //   --adaptive 40 (or 40,40): also the adaptive pool to that output size,
 //   copying and resident.
 //   --scalar: the builds without SIMD (unpool-scalar.wasm).
+//   --nan F: a NaN in a fraction F of the input's rows (the last dim; 1:
+//   every row), which the kernels' NaN-free passes must do again.
 //   --layout takes the channels-last name of the shape's rank (NLC, NHWC,
 //   NDHWC; the shape is then given channels last, e.g. 1,56,56,64).
 //   e.g. cp -r dist /tmp/before; (change, npm run build);
@@ -51,6 +53,17 @@ if (!['float32', 'float16', 'bfloat16'].includes(dtype)) {
   process.exit(2);
 }
 const values = Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) * 100);
+const nanRows = Number(option('--nan', '0'));
+if (!(nanRows >= 0 && nanRows <= 1)) {
+  console.error(`ab: --nan must be a fraction in [0, 1], got ${option('--nan')}`);
+  process.exit(2);
+}
+// Rows r with frac(r * golden) < F: spread evenly, the NaN at a column
+// that moves from row to row.
+const rowLen = shape[shape.length - 1];
+for (let r = 0; r < n / rowLen; ++r) {
+  if ((r * 0.6180339887) % 1 < nanRows) values[r * rowLen + ((r * 37) % rowLen)] = NaN;
+}
 const x = dtype === 'float32' ? { data: values, shape }
   : { data: halfBits(values, dtype), shape, dtype };
 const Values = x.data.constructor;
@@ -133,7 +146,8 @@ for (let r = 0; r < reps; ++r) {
 const median = (v) => [...v].sort((p, q) => p - q)[v.length >> 1];
 console.log(`A = ${distA}, B = ${distB} (${args.includes('--scalar') ? 'scalar' : 'SIMD'} builds); ` +
             `${shape.join('x')} ${layout ?? 'channels first'}, ` +
-            `${dtype}, k = ${opts.kernelSize}, s = ${opts.stride}; ` +
+            `${dtype}, k = ${opts.kernelSize}, s = ${opts.stride}` +
+            `${nanRows > 0 ? `, NaN in ${nanRows} of the rows` : ''}; ` +
             `median of ${reps} alternated batches, µs per call`);
 console.log('| op | A | B | A / B |\n|---|---:|---:|---:|');
 for (const name of Object.keys(ca)) {

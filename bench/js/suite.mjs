@@ -35,12 +35,13 @@ export function input(shape, seed = 1) {
  * The bits of `input()`'s float32 values as float16 or bfloat16, truncated
  * (any finite pattern serves a timing): bfloat16 is each float32's top
  * half, float16 its exponent rebiased and its mantissa cut to 10 bits
- * (|x| < 2^8: no overflow).
+ * (|x| < 2^8: no overflow; infinities and NaN stay what they are).
  */
 export function halfBits(f32, dtype) {
   return Uint16Array.from(new Uint32Array(f32.buffer, f32.byteOffset, f32.length), (b) => {
     if (dtype === 'bfloat16') return b >>> 16;
     const sign = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112;
+    if (e >= 31) return sign | 0x7c00 | ((b & 0x7fffff) !== 0 && e === 143 ? 0x200 : 0);  // inf, NaN
     return e <= 0 ? sign : sign | (e << 10) | ((b >>> 13) & 0x3ff);
   });
 }
