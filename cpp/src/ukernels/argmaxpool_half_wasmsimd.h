@@ -246,6 +246,53 @@ __attribute__((noinline)) inline bool argmax_row_groups(const uint16_t* x, const
       y, idx);
 }
 
+// Rows of 4 to 7 interior columns [begin, end): argmax_row_groups' pass
+// without NaN, 4 outputs a step (two, the second overlapping the first
+// where there are more than 4), every stride by one copy (stride 1 and 2
+// load whole vectors, stride 2 reading one value past the last lane's, as
+// the interior columns allow). False if a tap was NaN.
+__attribute__((noinline)) inline bool argmax_row_short(const uint16_t* x, const ArgmaxRow& r,
+                                                       int64_t begin, int64_t end, uint16_t inf,
+                                                       uint16_t* y, int32_t* idx) {
+  const int64_t s = r.stride, dil = r.dilation;
+  const v128_t neg_inf = wasm_i32x4_splat(static_cast<int32_t>(uint32_t{inf | 0x8000u} << 16));
+  const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
+  const v128_t lanes =
+      wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
+  v128_t seen = wasm_i16x8_splat(0);  // the largest magnitude, unsigned
+  for (int64_t ow : {begin, end - 4}) {
+    const int64_t w0 = r.first_row + ow * s - r.pad;
+    v128_t best = neg_inf, at = wasm_i32x4_splat(0);
+    for (int64_t k = 0; k < r.nrows; ++k) {
+      const uint16_t* q = x + w0 + r.rows[k];
+      v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(r.rows[k]));
+      for (int64_t j = 0; j < r.kernel; ++j, q += dil, tap = wasm_i32x4_add(tap, dil_v)) {
+        v128_t v;
+        if (s == 1) {
+          v = wasm_i32x4_shl(wasm_u32x4_load16x4(q), 16);
+        } else if (s == 2) {
+          v = even_as_f32(wasm_v128_load(q));
+        } else {
+          v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
+          v = wasm_v128_load16_lane(q + s, v, 3);
+          v = wasm_v128_load16_lane(q + 2 * s, v, 5);
+          v = wasm_v128_load16_lane(q + 3 * s, v, 7);
+        }
+        seen = wasm_u32x4_max(seen, wasm_v128_and(v, wasm_i32x4_splat(0x7fff0000)));
+        take_growing(&best, &at, v, tap);
+      }
+    }
+    const v128_t bits = wasm_u32x4_shr(best, 16);
+    wasm_v128_store64_lane(y + ow, wasm_u16x8_narrow_i32x4(bits, bits), 0);
+    wasm_v128_store(
+        idx + ow,
+        wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(w0)), lanes), at));
+    if (end - begin == 4) break;
+  }
+  return !wasm_v128_any_true(
+      wasm_u32x4_gt(seen, wasm_i32x4_splat(static_cast<int32_t>(uint32_t{inf} << 16))));
+}
+
 // Channels [0, cn) of one position (cn a multiple of 8), in blocks of
 // kNhwcBlock, 8 a v128, on the 16-bit patterns at x (`inf`: the type's
 // infinity's): one copy for both 16-bit types, one call per position. The
@@ -350,12 +397,15 @@ __attribute__((noinline)) inline void argmaxpool_row_bits__wasmsimd(const uint16
   int64_t begin, end;
   interior_columns(r, r.stride == 2 ? 1 : 0, &begin, &end);
   for_each_row(r, y, idx, [x, begin, end, inf](const ArgmaxRow& row, uint16_t* yt, int32_t* it) {
-    if (row.nrows == 0 || end - begin < 8) {
+    if (row.nrows == 0 || end - begin < 4) {
       argmaxpool_cols_bits__scalar(x, row, 0, row.out_width, inf, yt, it);
       return;
     }
     argmaxpool_cols_bits__scalar(x, row, 0, begin, inf, yt, it);
-    if (!half_simd::argmax_row_groups(x, row, begin, end, inf, yt, it)) {
+    const bool done = end - begin < 8
+                          ? half_simd::argmax_row_short(x, row, begin, end, inf, yt, it)
+                          : half_simd::argmax_row_groups(x, row, begin, end, inf, yt, it);
+    if (!done) {
       wasmsimd::argmax_row_steps_nan(x, row, begin, end, uint32_t{inf} << 16, yt, it);
     }
     argmaxpool_cols_bits__scalar(x, row, end, row.out_width, inf, yt, it);

@@ -115,12 +115,13 @@ void argmaxpool_row__wasmsimd(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   interior_columns(r, r.stride == 2 ? 1 : 0, &begin, &end);
   if constexpr (std::is_same<T, float>::value && std::is_same<I, int32_t>::value) {
     for_each_row(r, y, idx, [x, begin, end](const ArgmaxRow& row, T* yt, I* it) {
-      if (row.nrows == 0 || end - begin < 8) {
+      if (row.nrows == 0 || end - begin < 4) {
         argmaxpool_cols__scalar(x, row, 0, row.out_width, yt, it);
         return;
       }
       argmaxpool_cols__scalar(x, row, 0, begin, yt, it);
-      if (!wasmsimd::argmax_row_steps_f32(x, row, begin, end, yt, it)) {
+      // Rows of 4 to 7 interior columns: one or two overlapping steps of 4.
+      if (end - begin < 8 || !wasmsimd::argmax_row_steps_f32(x, row, begin, end, yt, it)) {
         wasmsimd::argmax_row_steps_nan(x, row, begin, end, 0x7f800000, yt, it);
       }
       argmaxpool_cols__scalar(x, row, end, row.out_width, yt, it);

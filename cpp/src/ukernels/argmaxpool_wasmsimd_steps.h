@@ -123,13 +123,14 @@ __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const Ar
   }
 }
 
-// The same columns under the whole PyTorch rule, for a row where
-// argmax_row_steps met a NaN: a tap replaces when greater or NaN (a NaN
-// maximum only by a later NaN: lt is false against it), so the last NaN
-// wins. 4 outputs a step, every stride loaded lane by lane (one copy per
-// type), the tail overlapped. 16-bit lanes whose magnitude is above `inf`
-// are made float32 NaN, so they compare as PyTorch's float32 rule does;
-// their bits are then the input's at each offset.
+// The same columns (end - begin >= 4) under the whole PyTorch rule, for a
+// row where argmax_row_steps met a NaN or one too short for it (4 to 7
+// interior columns): a tap replaces when greater or NaN (a NaN maximum only
+// by a later NaN: lt is false against it), so the last NaN wins. 4 outputs
+// a step, one copy per type, the tail overlapped. 16-bit lanes whose
+// magnitude is above `inf` are made float32 NaN, so they compare as
+// PyTorch's float32 rule does; their bits are then the input's at each
+// offset.
 template <typename T>
 __attribute__((noinline)) void argmax_row_steps_nan(const T* x, const ArgmaxRow& r, int64_t begin,
                                                     int64_t end, uint32_t inf, T* y, int32_t* idx) {
@@ -141,14 +142,26 @@ __attribute__((noinline)) void argmax_row_steps_nan(const T* x, const ArgmaxRow&
   const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
   const v128_t lanes =
       wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
+  // Stride 1 and 2 load whole vectors (stride 2 reads one value past the
+  // last lane's, as the callers' interior columns allow), other strides
+  // lane by lane: a branch the predictor learns, not three copies.
   auto load = [=](const T* q) {
     if constexpr (kF32) {
+      if (s == 1) return wasm_v128_load(q);
+      if (s == 2) return wasm_i32x4_shuffle(wasm_v128_load(q), wasm_v128_load(q + 4), 0, 2, 4, 6);
       return wasm_f32x4_make(q[0], q[s], q[2 * s], q[3 * s]);
     } else {
-      v128_t v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
-      v = wasm_v128_load16_lane(q + s, v, 3);
-      v = wasm_v128_load16_lane(q + 2 * s, v, 5);
-      v = wasm_v128_load16_lane(q + 3 * s, v, 7);
+      v128_t v;
+      if (s == 1) {
+        v = wasm_i32x4_shl(wasm_u32x4_load16x4(q), 16);
+      } else if (s == 2) {
+        v = wasm_i32x4_shl(wasm_v128_load(q), 16);
+      } else {
+        v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
+        v = wasm_v128_load16_lane(q + s, v, 3);
+        v = wasm_v128_load16_lane(q + 2 * s, v, 5);
+        v = wasm_v128_load16_lane(q + 3 * s, v, 7);
+      }
       return wasm_v128_or(v, wasm_v128_and(wasm_u32x4_gt(wasm_v128_and(v, mag_mask), inf_v), qnan));
     }
   };
