@@ -259,7 +259,7 @@ __attribute__((noinline)) inline bool argmax_row_short(const uint16_t* x, const 
   const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
   const v128_t lanes =
       wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
-  v128_t seen = wasm_i16x8_splat(0);  // the largest magnitude, unsigned
+  v128_t seen = wasm_i32x4_splat(0);  // the largest magnitude's bits
   for (int64_t ow : {begin, end - 4}) {
     const int64_t w0 = r.first_row + ow * s - r.pad;
     v128_t best = neg_inf, at = wasm_i32x4_splat(0);
