@@ -218,30 +218,55 @@ namespace half_simd {
 // output row of `r` by wasmsimd::argmax_row_steps, on the 16-bit patterns
 // at x as the top halves of float32 lanes (`inf`: the type's infinity's),
 // one copy for both 16-bit types: stride 2 loads 8 values and takes the
-// even ones (even_as_f32), stride 1 widens 4, other strides load 4 lane by
-// lane. False if a tap was NaN (the outputs are then to be written again).
+// even ones (even_as_f32), stride 1 interleaves 8 with zeros, other
+// strides load 4 lane by lane. False if a tap was NaN (the outputs are then
+// to be written again).
 __attribute__((noinline)) inline bool argmax_row_groups(const uint16_t* x, const ArgmaxRow& r,
                                                         int64_t begin, int64_t end, uint16_t inf,
                                                         uint16_t* y, int32_t* idx) {
   const int64_t s = r.stride;
   const uint32_t inf_lane = uint32_t{inf} << 16;
+  const v128_t mag16 = wasm_i16x8_splat(0x7fff);
   if (s == 1) {
+    // One load of 8 values, each into the top half of its lane by an
+    // interleave with zeros, and one magnitude for the 8.
     return wasmsimd::argmax_row_steps(
         x, r, begin, end, inf_lane,
-        [](const uint16_t* q) { return wasm_i32x4_shl(wasm_u32x4_load16x4(q), 16); }, y, idx);
+        [=](const uint16_t* q, v128_t* v0, v128_t* v1, v128_t* seen) {
+          const v128_t raw = wasm_v128_load(q), zero = wasm_i32x4_splat(0);
+          *v0 = wasm_i16x8_shuffle(zero, raw, 0, 8, 1, 9, 2, 10, 3, 11);
+          *v1 = wasm_i16x8_shuffle(zero, raw, 4, 12, 5, 13, 6, 14, 7, 15);
+          *seen = wasm_u16x8_max(*seen, wasm_v128_and(raw, mag16));
+        },
+        y, idx);
   }
   if (s == 2) {
+    // The magnitudes of all 16 values read (the odd ones too: a NaN there
+    // only costs a redo).
     return wasmsimd::argmax_row_steps(
         x, r, begin, end, inf_lane,
-        [](const uint16_t* q) { return even_as_f32(wasm_v128_load(q)); }, y, idx);
+        [=](const uint16_t* q, v128_t* v0, v128_t* v1, v128_t* seen) {
+          const v128_t a = wasm_v128_load(q), b = wasm_v128_load(q + 8);
+          *v0 = even_as_f32(a);
+          *v1 = even_as_f32(b);
+          *seen = wasm_u16x8_max(*seen,
+                                 wasm_u16x8_max(wasm_v128_and(a, mag16), wasm_v128_and(b, mag16)));
+        },
+        y, idx);
   }
+  auto lanes = [s](const uint16_t* q) __attribute__((always_inline)) {
+    v128_t v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
+    v = wasm_v128_load16_lane(q + s, v, 3);
+    v = wasm_v128_load16_lane(q + 2 * s, v, 5);
+    return wasm_v128_load16_lane(q + 3 * s, v, 7);
+  };
   return wasmsimd::argmax_row_steps(
       x, r, begin, end, inf_lane,
-      [s](const uint16_t* q) __attribute__((always_inline)) {
-        v128_t v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
-        v = wasm_v128_load16_lane(q + s, v, 3);
-        v = wasm_v128_load16_lane(q + 2 * s, v, 5);
-        return wasm_v128_load16_lane(q + 3 * s, v, 7);
+      [=](const uint16_t* q, v128_t* v0, v128_t* v1, v128_t* seen) __attribute__((always_inline)) {
+        *v0 = lanes(q);
+        *v1 = lanes(q + 4 * s);
+        *seen = wasm_u16x8_max(
+            *seen, wasm_u16x8_max(wasm_v128_and(*v0, mag16), wasm_v128_and(*v1, mag16)));
       },
       y, idx);
 }

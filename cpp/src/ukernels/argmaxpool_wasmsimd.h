@@ -88,15 +88,28 @@ __attribute__((noinline)) inline bool argmax_row_steps_f32(const float* x, const
   const int64_t s = r.stride;
   if (s == 1) {
     return argmax_row_steps(
-        x, r, begin, end, kInf, [](const float* q) { return wasm_v128_load(q); }, y, idx);
+        x, r, begin, end, kInf,
+        [](const float* q, v128_t* v0, v128_t* v1, v128_t*) {
+          *v0 = wasm_v128_load(q);
+          *v1 = wasm_v128_load(q + 4);
+        },
+        y, idx);
   }
   if (s == 2) {
     return argmax_row_steps(
-        x, r, begin, end, kInf, [](const float* q) { return Vec<float>::load_s2(q); }, y, idx);
+        x, r, begin, end, kInf,
+        [](const float* q, v128_t* v0, v128_t* v1, v128_t*) {
+          *v0 = Vec<float>::load_s2(q);
+          *v1 = Vec<float>::load_s2(q + 8);
+        },
+        y, idx);
   }
   return argmax_row_steps(
       x, r, begin, end, kInf,
-      [s](const float* q) __attribute__((always_inline)) { return Vec<float>::load_strided(q, s); },
+      [s](const float* q, v128_t* v0, v128_t* v1, v128_t*) __attribute__((always_inline)) {
+        *v0 = Vec<float>::load_strided(q, s);
+        *v1 = Vec<float>::load_strided(q + 4 * s, s);
+      },
       y, idx);
 }
 

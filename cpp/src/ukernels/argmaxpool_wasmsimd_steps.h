@@ -52,11 +52,13 @@ inline void take_growing(v128_t* best, v128_t* at, v128_t v, v128_t tap) {
 
 // The interior output columns [begin, end) (end - begin >= 8) of the one
 // output row of `r`; the tail step overlaps the last full one (the same
-// bits written twice). T: float, or uint16_t for 16-bit bits. `load(q)`
-// gives the float32 lanes of the 4 windows' taps at q (q + stride for the
-// next window), `inf` +inf's bits in a lane (a larger magnitude is NaN).
-// Returns false if a tap was NaN: the outputs are then to be written again
-// (argmax_row_steps_nan).
+// bits written twice). T: float, or uint16_t for 16-bit bits. `load(q, &v0,
+// &v1, &seen)` gives the float32 lanes of the 8 windows' taps at q (q +
+// stride for the next window; v1 the last 4); for 16-bit values it also
+// keeps the largest magnitude of what it read in `seen`'s 16-bit lanes
+// (float32's NaN test is the kernel's). `inf`: +inf's bits in a lane (a
+// larger magnitude is NaN). Returns false if a tap was NaN: the outputs are
+// then to be written again (argmax_row_steps_nan).
 template <typename T, typename Load>
 __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const ArgmaxRow& r,
                                                             int64_t begin, int64_t end,
@@ -67,15 +69,14 @@ __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const Ar
   constexpr bool kF32 = std::is_same<T, float>::value;
   const int64_t s = r.stride, dil = r.dilation, kernel = r.kernel, nrows = r.nrows;
   const v128_t neg_inf = wasm_i32x4_splat(static_cast<int32_t>(inf | 0x80000000u));
-  const v128_t mag_mask = wasm_i32x4_splat(0x7fff0000);  // of a 16-bit value in its lane
   const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
   const v128_t lanes =
       wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
   const v128_t half_step = wasm_i32x4_splat(static_cast<int32_t>(4 * s));
   // Whether a tap was NaN. float32: sums of the taps, NaN if one was (or
   // if +inf met -inf: that row is done again for nothing), one add a
-  // vector; two, so that each tap waits for one add. 16-bit lanes, whose
-  // NaN are finite float32: the largest magnitude's bits.
+  // vector; two, so that each tap waits for one add. 16-bit values, whose
+  // NaN are finite float32: the largest magnitude (`load` keeps it).
   v128_t seen = wasm_i32x4_splat(0), seen1 = seen;
   int64_t ow = begin;
   for (;;) {
@@ -88,13 +89,11 @@ __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const Ar
         const T* q = p + r.rows[k];
         v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(r.rows[k]));
         for (int64_t j = 0; j < kernel; ++j, q += dil, tap = wasm_i32x4_add(tap, dil_v)) {
-          const v128_t v0 = load(q), v1 = load(q + 4 * s);
+          v128_t v0, v1;
+          load(q, &v0, &v1, &seen);
           if constexpr (kF32) {
             seen = wasm_f32x4_add(seen, v0);
             seen1 = wasm_f32x4_add(seen1, v1);
-          } else {
-            seen = wasm_u32x4_max(
-                seen, wasm_u32x4_max(wasm_v128_and(v0, mag_mask), wasm_v128_and(v1, mag_mask)));
           }
           take_growing(&best0, &at0, v0, tap);
           take_growing(&best1, &at1, v1, tap);
@@ -119,7 +118,8 @@ __attribute__((always_inline)) inline bool argmax_row_steps(const T* x, const Ar
     return wasm_i32x4_all_true(
         wasm_v128_and(wasm_f32x4_eq(seen, seen), wasm_f32x4_eq(seen1, seen1)));
   } else {
-    return !wasm_v128_any_true(wasm_u32x4_gt(seen, wasm_i32x4_splat(static_cast<int32_t>(inf))));
+    return !wasm_v128_any_true(
+        wasm_u16x8_gt(seen, wasm_i16x8_splat(static_cast<int16_t>(inf >> 16))));
   }
 }
 
