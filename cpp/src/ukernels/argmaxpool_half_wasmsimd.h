@@ -254,17 +254,11 @@ __attribute__((noinline)) inline bool argmax_row_groups(const uint16_t* x, const
         },
         y, idx);
   }
-  auto lanes = [s](const uint16_t* q) __attribute__((always_inline)) {
-    v128_t v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
-    v = wasm_v128_load16_lane(q + s, v, 3);
-    v = wasm_v128_load16_lane(q + 2 * s, v, 5);
-    return wasm_v128_load16_lane(q + 3 * s, v, 7);
-  };
   return wasmsimd::argmax_row_steps(
       x, r, begin, end, inf_lane,
       [=](const uint16_t* q, v128_t* v0, v128_t* v1, v128_t* seen) __attribute__((always_inline)) {
-        *v0 = lanes(q);
-        *v1 = lanes(q + 4 * s);
+        *v0 = wasmsimd::load16_strided(q, s);
+        *v1 = wasmsimd::load16_strided(q + 4 * s, s);
         *seen = wasm_u16x8_max(
             *seen, wasm_u16x8_max(wasm_v128_and(*v0, mag16), wasm_v128_and(*v1, mag16)));
       },
@@ -292,17 +286,7 @@ __attribute__((noinline)) inline bool argmax_row_short(const uint16_t* x, const 
       const uint16_t* q = x + w0 + r.rows[k];
       v128_t tap = wasm_i32x4_splat(static_cast<int32_t>(r.rows[k]));
       for (int64_t j = 0; j < r.kernel; ++j, q += dil, tap = wasm_i32x4_add(tap, dil_v)) {
-        v128_t v;
-        if (s == 1) {
-          v = wasm_i32x4_shl(wasm_u32x4_load16x4(q), 16);
-        } else if (s == 2) {
-          v = even_as_f32(wasm_v128_load(q));
-        } else {
-          v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
-          v = wasm_v128_load16_lane(q + s, v, 3);
-          v = wasm_v128_load16_lane(q + 2 * s, v, 5);
-          v = wasm_v128_load16_lane(q + 3 * s, v, 7);
-        }
+        const v128_t v = wasmsimd::load16_any(q, s);
         seen = wasm_u32x4_max(seen, wasm_v128_and(v, wasm_i32x4_splat(0x7fff0000)));
         take_growing(&best, &at, v, tap);
       }

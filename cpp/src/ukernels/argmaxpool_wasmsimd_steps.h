@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "ukernels/argmaxpool.h"
+#include "ukernels/argmaxpool_wasmsimd_lanes.h"
 
 namespace unpool {
 namespace ukernels {
@@ -48,6 +49,23 @@ inline void take_growing(v128_t* best, v128_t* at, v128_t v, v128_t tap) {
   *best = wasm_f32x4_pmax(*best, v);
   UNPOOL_OPAQUE_V128(m);
   *at = wasm_i32x4_max(*at, wasm_v128_and(tap, m));
+}
+
+// 16-bit values q[0], q[s], q[2 s], q[3 s] as the top halves of int32 lanes
+// (float32 lanes that order as the values do), lane by lane.
+inline v128_t load16_strided(const uint16_t* q, int64_t s) {
+  v128_t v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
+  v = wasm_v128_load16_lane(q + s, v, 3);
+  v = wasm_v128_load16_lane(q + 2 * s, v, 5);
+  return wasm_v128_load16_lane(q + 3 * s, v, 7);
+}
+// The same for any stride, in one copy: stride 1 and 2 load whole vectors
+// (stride 2 reads q[7] too, as the interior columns allow), a branch the
+// predictor learns.
+inline v128_t load16_any(const uint16_t* q, int64_t s) {
+  if (s == 1) return wasm_i32x4_shl(wasm_u32x4_load16x4(q), 16);
+  if (s == 2) return wasm_i32x4_shl(wasm_v128_load(q), 16);
+  return load16_strided(q, s);
 }
 
 // The interior output columns [begin, end) (end - begin >= 8) of the one
@@ -142,26 +160,15 @@ __attribute__((noinline)) void argmax_row_steps_nan(const T* x, const ArgmaxRow&
   const v128_t dil_v = wasm_i32x4_splat(static_cast<int32_t>(dil));
   const v128_t lanes =
       wasm_i32x4_mul(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(static_cast<int32_t>(s)));
-  // Stride 1 and 2 load whole vectors (stride 2 reads one value past the
-  // last lane's, as the callers' interior columns allow), other strides
-  // lane by lane: a branch the predictor learns, not three copies.
+  // Stride 1 and 2 load whole vectors, other strides lane by lane: a
+  // branch the predictor learns, not three copies.
   auto load = [=](const T* q) {
     if constexpr (kF32) {
-      if (s == 1) return wasm_v128_load(q);
-      if (s == 2) return wasm_i32x4_shuffle(wasm_v128_load(q), wasm_v128_load(q + 4), 0, 2, 4, 6);
-      return wasm_f32x4_make(q[0], q[s], q[2 * s], q[3 * s]);
+      if (s == 1) return Vec<float>::load(q);
+      if (s == 2) return Vec<float>::load_s2(q);
+      return Vec<float>::load_strided(q, s);
     } else {
-      v128_t v;
-      if (s == 1) {
-        v = wasm_i32x4_shl(wasm_u32x4_load16x4(q), 16);
-      } else if (s == 2) {
-        v = wasm_i32x4_shl(wasm_v128_load(q), 16);
-      } else {
-        v = wasm_v128_load16_lane(q, wasm_i32x4_splat(0), 1);
-        v = wasm_v128_load16_lane(q + s, v, 3);
-        v = wasm_v128_load16_lane(q + 2 * s, v, 5);
-        v = wasm_v128_load16_lane(q + 3 * s, v, 7);
-      }
+      const v128_t v = load16_any(q, s);
       return wasm_v128_or(v, wasm_v128_and(wasm_u32x4_gt(wasm_v128_and(v, mag_mask), inf_v), qnan));
     }
   };
