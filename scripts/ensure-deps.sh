@@ -6,6 +6,13 @@
 #   scripts/ensure-deps.sh fuzz     clang with its sanitizer and libFuzzer runtimes
 #   scripts/ensure-deps.sh lint     clang-format (Debian's, 14 on bookworm)
 #   scripts/ensure-deps.sh npm      node_modules via `npm ci`
+#   scripts/ensure-deps.sh webgpu   the software WebGPU stacks of
+#                                   scripts/test-webgpu.sh: Debian's chromium
+#                                   (SwiftShader, also Dawn's Vulkan driver),
+#                                   Mesa's lavapipe (mesa-vulkan-drivers, for
+#                                   Deno), Mesa's EGL + llvmpipe and the
+#                                   unversioned libEGL.so that dawn.node
+#                                   dlopens (its OpenGL ES backend)
 # Several groups may be given at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +45,13 @@ for group in "$@"; do
       ;;
     lint)
       need clang-format command -v clang-format
+      ;;
+    webgpu)
+      need chromium test -f /usr/lib/chromium/vk_swiftshader_icd.json
+      need mesa-vulkan-drivers sh -c 'ls /usr/share/vulkan/icd.d/lvp_icd.*.json'
+      need libegl-mesa0 sh -c 'ls /usr/lib/*/libEGL_mesa.so.0'
+      need libgl1-mesa-dri sh -c 'ls /usr/lib/*/dri/swrast_dri.so'
+      need libegl-dev sh -c 'ls /usr/lib/*/libEGL.so'
       ;;
     npm) ;;
     *) echo "ensure-deps: unknown group '$group'" >&2; exit 2 ;;
