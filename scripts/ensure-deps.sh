@@ -49,9 +49,9 @@ for group in "$@"; do
     webgpu)
       need chromium test -f /usr/lib/chromium/vk_swiftshader_icd.json
       need mesa-vulkan-drivers sh -c 'ls /usr/share/vulkan/icd.d/lvp_icd.*.json'
-      need libegl-mesa0 sh -c 'ls /usr/lib/*/libEGL_mesa.so.0'
-      need libgl1-mesa-dri sh -c 'ls /usr/lib/*/dri/swrast_dri.so'
-      need libegl-dev sh -c 'ls /usr/lib/*/libEGL.so'
+      need libegl-mesa0 sh -c 'ls /usr/lib/*-linux-gnu*/libEGL_mesa.so.0'
+      need libgl1-mesa-dri sh -c 'ls /usr/lib/*-linux-gnu*/dri/swrast_dri.so'
+      need libegl-dev sh -c 'ls /usr/lib/*-linux-gnu*/libEGL.so'  # not chromium's own
       ;;
     npm) ;;
     *) echo "ensure-deps: unknown group '$group'" >&2; exit 2 ;;
