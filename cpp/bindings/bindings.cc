@@ -127,6 +127,30 @@ int32_t check_indices_call(uintptr_t plan, uintptr_t indices) {
   return code(check_indices(*plan_at(plan), indices, &last_error()));
 }
 
+// The held plan's geometry -> the block's planGeometry (the WebGPU backend
+// plans through the core and runs the plan's geometry on the GPU).
+int32_t plan_geometry(uintptr_t plan, uintptr_t block) {
+  const Plan* p = plan_at(plan);
+  if (!p->valid) {
+    last_error() = "unpool: planGeometry() of a plan that plan() did not build";
+    return code(unpool::Status::kInvalidArgument);
+  }
+  write_geometry(p->plan, block_at(block)->plan_geometry);
+  return 0;
+}
+
+// The held plan's message for bad element `position` holding (lo, hi) as
+// an int64 (content_error): the GPU finds the element, the core words it.
+int32_t content_error_call(uintptr_t plan, double position, uint32_t lo, uint32_t hi) {
+  const Plan* p = plan_at(plan);
+  if (!p->valid) {
+    last_error() = "unpool: contentError() of a plan that plan() did not build";
+    return code(unpool::Status::kInvalidArgument);
+  }
+  const int64_t value = static_cast<int64_t>((static_cast<uint64_t>(hi) << 32) | lo);
+  return code(unpool::content_error(p->plan, to_i64(position), value, &last_error()));
+}
+
 // shapeA and the unpool params -> rangeMin, rangeMax.
 int32_t unpool_output_range(uintptr_t address) {
   ParamBlock* b = block_at(address);
@@ -173,5 +197,7 @@ EMSCRIPTEN_BINDINGS(unpool) {
   function("runSmall", &b::run_small_call);
   function("checkIndices", &b::check_indices_call);
   function("unpoolOutputRange", &b::unpool_output_range);
+  function("planGeometry", &b::plan_geometry);
+  function("contentError", &b::content_error_call);
   function("convertIndices", &b::convert_indices);
 }

@@ -94,4 +94,16 @@ unpool::FractionalPoolParams read_fractional(const ParamBlock& b) {
   return p;
 }
 
+void write_geometry(const unpool::Plan& plan, double* s) {
+  const unpool::Geometry& g = plan.geometry;
+  *s++ = static_cast<double>(static_cast<int32_t>(g.layout));
+  *s++ = static_cast<double>(g.channels);
+  *s++ = static_cast<double>(g.planes);
+  for (const int64_t* a : {g.in, g.out, g.kernel, g.stride, g.pad, g.dilation}) {
+    for (int i = 0; i < unpool::kMaxSpatialDims; ++i) *s++ = static_cast<double>(a[i]);
+  }
+  *s++ = plan.pool_geometry ? 1 : 0;
+  *s = plan.regular ? 1 : 0;
+}
+
 }  // namespace unpool_bindings

@@ -22,6 +22,11 @@ constexpr int kSizeSlots = 2 + unpool::kMaxSpatialDims;
 // A shape (unpool::Shape): rank, dims[5].
 constexpr int kShapeSlots = 1 + unpool::kMaxRank;
 
+// A plan's resolved geometry (unpool::Geometry, for the WebGPU backend):
+// layout, channels, planes, in[3], out[3], kernel[3], stride[3], pad[3],
+// dilation[3], then the plan's pool_geometry and regular flags.
+constexpr int kGeometrySlots = 3 + 6 * unpool::kMaxSpatialDims + 2;
+
 // X(member, "jsName", slots), in block order.
 #define UNPOOL_PARAM_FIELDS(X)                                              \
   X(dims, "dims", 1) /* spatial dims: 1, 2 or 3 */                          \
@@ -42,7 +47,9 @@ constexpr int kShapeSlots = 1 + unpool::kMaxRank;
   X(shape_b, "shapeB", kShapeSlots) /* its second (backward ops) */         \
   X(shape_out, "shapeOut", kShapeSlots) /* written: the result's shape */   \
   X(range_min, "rangeMin", unpool::kMaxSpatialDims) /* written: unpool */   \
-  X(range_max, "rangeMax", unpool::kMaxSpatialDims) /* output ranges */
+  X(range_max, "rangeMax", unpool::kMaxSpatialDims) /* output ranges */  \
+  X(plan_geometry, "planGeometry", kGeometrySlots) /* written by          \
+                           planGeometry(): the held plan's Geometry */
 
 struct ParamBlock {
 #define UNPOOL_PARAM_MEMBER(member, js, slots) double member[slots];
@@ -95,6 +102,7 @@ unpool::UnpoolParams read_unpool(const ParamBlock& b);
 unpool::AdaptivePoolParams read_adaptive(const ParamBlock& b);
 unpool::FractionalPoolParams read_fractional(const ParamBlock& b);
 void write_shape(const unpool::Shape& shape, double* s);
+void write_geometry(const unpool::Plan& plan, double* s);
 
 }  // namespace unpool_bindings
 

@@ -3,6 +3,7 @@
 // sample per (n, c) plane and dim as PyTorch's generate_intervals draws them
 // (aten/src/ATen/native/FractionalMaxPooling.h), in the value type's
 // arithmetic so that float32 samples give PyTorch's float32 windows.
+#include <cstring>
 #include <string>
 
 #include "dispatch.h"
@@ -246,6 +247,26 @@ Check check_fractional_samples(const Plan& plan, const void* samples) {
   }
   // float32: 16-bit plans are refused when planned.
   return check_samples(plan.name, static_cast<const float*>(samples), n, 0);
+}
+
+Check fractional_sample_error(const Plan& plan, int64_t position, int64_t bits) {
+  Check c;
+  if (plan.dtype == DType::kFloat64) {
+    double u;
+    std::memcpy(&u, &bits, sizeof u);
+    c = check_samples(plan.name, &u, 1, position);
+  } else {
+    const uint32_t low = static_cast<uint32_t>(bits);
+    float u;
+    std::memcpy(&u, &low, sizeof u);
+    c = check_samples(plan.name, &u, 1, position);
+  }
+  // A sample inside [0, 1] is no error: say so rather than report success.
+  if (c.ok()) {
+    c = fail(Status::kInvalidArgument, Message() << plan.name << ": randomSamples[" << position
+                                                 << "] is inside [0, 1]");
+  }
+  return c;
 }
 
 }  // namespace internal

@@ -103,6 +103,32 @@ Status check_indices(const Plan& plan, const void* indices, std::string* error) 
   return internal::report(c, error);
 }
 
+Status content_error(const Plan& plan, int64_t position, int64_t value, std::string* error) {
+  const Geometry& g = plan.geometry;
+  switch (plan.op) {
+    case Op::kMaxUnpool:
+    case Op::kMaxUnpoolBackward:
+      return internal::report(
+          internal::index_error(plan.name, "indices", position, value, g.out, plan.dims, "output"),
+          error);
+    case Op::kMaxPoolBackward:
+    case Op::kAdaptiveMaxPoolBackward:
+    case Op::kFractionalMaxPoolBackward:
+      return internal::report(
+          internal::index_error(plan.name, "indices", position, value, g.in, plan.dims, "input"),
+          error);
+    case Op::kFractionalMaxPool:
+      return internal::report(internal::fractional_sample_error(plan, position, value), error);
+    default:
+      break;
+  }
+  return internal::report(
+      internal::fail(Status::kInvalidArgument, internal::Message() << plan.name << ": a plan of "
+                                                                   << op_name(plan.op)
+                                                                   << " has no indices to check"),
+      error);
+}
+
 Status run_max_unpool(const Plan& plan, PlaneRange planes, const void* x, const void* indices,
                       void* y, std::string* error) {
   Geometry g;

@@ -22,6 +22,8 @@ Check check_pool_backward_indices(const Plan& plan, const void* indices);
 // check_indices of a fractional_max_pool plan: its random samples
 // (fractional_max_pool.cc).
 Check check_fractional_samples(const Plan& plan, const void* samples);
+// The message of random sample `position` holding `bits` (content_error).
+Check fractional_sample_error(const Plan& plan, int64_t position, int64_t bits);
 
 }  // namespace internal
 }  // namespace unpool

@@ -23,9 +23,30 @@ export interface Input {
    * op's spatial dims (a fractional pool's samples: 1, their last dim).
    */
   planeDims?: number;
+  /** A tensor of another backend (a GpuTensor of `unpool/webgpu`): data and address unused. */
+  foreign?: unknown;
+}
+
+/**
+ * The WebGPU entry's check of its tensors, set when that entry loads (the
+ * main entry never loads it): an Input for a tensor it owns, undefined for
+ * anything else, or a throw (a host tensor passed to a GPU call).
+ * @internal
+ */
+let foreignInput: ((fn: string, name: string, value: unknown, kind: Kind) => Input | undefined) |
+    undefined;
+
+/** @internal */
+export function setForeignInput(
+    check: (fn: string, name: string, value: unknown, kind: Kind) => Input | undefined): void {
+  foreignInput = check;
 }
 
 export function checkInput(fn: string, name: string, value: unknown, kind: Kind): Input {
+  if (foreignInput !== undefined) {
+    const f = foreignInput(fn, name, value, kind);
+    if (f !== undefined) return f;
+  }
   if (value instanceof WasmTensor) {
     const address = addressOf(fn, name, value);
     const type = DTYPES[value.dtype as DType];

@@ -44,8 +44,24 @@ function shapesKnown(c: Call): boolean {
   return true;
 }
 
+/**
+ * The WebGPU entry's engine, set when that entry loads: it runs a call
+ * whose tensors are GpuTensors (planned here, by the same core).
+ * @internal
+ */
+let foreignEngine: ((rt: Runtime, c: Call) => (TensorResult | WasmTensor)[]) | undefined;
+
+/** @internal */
+export function setForeignEngine(engine: (rt: Runtime, c: Call) => (TensorResult | WasmTensor)[]):
+    void {
+  foreignEngine = engine;
+}
+
 /** Runs a call on the path that suits it; returns its results in op order. */
 export function execute(rt: Runtime, c: Call): (TensorResult | WasmTensor)[] {
+  if (foreignEngine !== undefined) {
+    for (const i of c.inputs) if (i.foreign !== undefined) return foreignEngine(rt, c);
+  }
   // Outputs of known shapes first: their `out` errors come before the core's.
   const known = shapesKnown(c) ? outputsOf(rt, c) : undefined;
   if (!c.resident) {

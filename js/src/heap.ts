@@ -38,6 +38,10 @@ const RANK = SPATIAL + 2;
 const FIELDS = {
   ...GEOMETRY_SLOTS,
   shapeA: 1 + RANK, shapeB: 1 + RANK, shapeOut: 1 + RANK, rangeMin: SPATIAL, rangeMax: SPATIAL,
+  // A plan's resolved geometry (planGeometry(), for the WebGPU backend):
+  // layout, channels, planes, in, out, kernel, stride, pad, dilation (3
+  // each), poolGeometry, regular.
+  planGeometry: 3 + 6 * SPATIAL + 2,
 } as const;
 
 export type Field = keyof typeof FIELDS;

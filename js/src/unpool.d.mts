@@ -49,6 +49,10 @@ export interface UnpoolWasmModule {
   checkIndices(plan: number, indices: number): number;
   /** shapeA and the unpool params -> rangeMin, rangeMax. */
   unpoolOutputRange(block: number): number;
+  /** The held plan's geometry -> the block's planGeometry (the WebGPU backend). */
+  planGeometry(plan: number, block: number): number;
+  /** The held plan's message for bad element `position` holding the int64 (lo, hi). */
+  contentError(plan: number, position: number, lo: number, hi: number): number;
   /** dims, layout, shapeA = the pooled input, shapeB = the indices' shape. */
   convertIndices(block: number, from: number, fromType: number, src: number, to: number,
                  toType: number, dst: number): number;

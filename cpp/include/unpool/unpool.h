@@ -137,6 +137,14 @@ Status run_max_unpool_backward(const Plan& plan, PlaneRange planes, const void* 
 // plan, `indices` is its random samples, checked the same way.
 Status check_indices(const Plan& plan, const void* indices, std::string* error);
 
+// The error check_indices would give if element `position` (a flat offset
+// into the indices, or the random samples, of the whole tensor) were the
+// first bad one and held `value` (an index, or a sample's bits widened to
+// a double's: float32 samples as float32 bits in `value`'s low word). For a
+// caller that finds the first bad element elsewhere (the WebGPU backend,
+// on the GPU) and needs the message the CPU path gives for it.
+Status content_error(const Plan& plan, int64_t position, int64_t value, std::string* error);
+
 // ---- adaptive and fractional max pooling -----------------------------------
 //
 // The same index convention as max_pool, and the same tie and NaN rules.

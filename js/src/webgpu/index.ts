@@ -1,0 +1,173 @@
+// `unpool/webgpu`: the ops on GPUBuffers. The same functions and options as
+// the WebAssembly API (each call is planned by the same core, so shapes,
+// geometry and messages are the CPU path's), with GpuTensors for tensors;
+// every call submits its work before it returns. See docs/webgpu.md.
+import { Input, setForeignInput } from '../call.js';
+import { DType, dtypeNamed, DTYPES, Kind } from '../dtypes.js';
+import { setForeignEngine } from '../engine.js';
+import * as F from '../functional.js';
+import * as A from '../functional-adaptive.js';
+import { runtimeOf } from '../heap.js';
+import { init, InitOptions, wasm } from '../loader.js';
+import { checkShape, checkTensor, classTagOf, describe, UnpoolError } from '../tensor.js';
+import { GpuBackend } from './device.js';
+import type { GpuDeviceLike, GpuLike } from './gpu.js';
+import { GpuTensor } from './tensor.js';
+
+export { GpuTensor } from './tensor.js';
+export type {
+  GpuBufferLike, GpuDeviceLike, GpuLike, GpuAdapterLike,
+} from './gpu.js';
+
+/** The backend whose call is running (set around each gpu.* call). */
+let active: GpuBackend | undefined;
+
+function checkGpuInput(fn: string, name: string, value: unknown, kind: Kind): Input | undefined {
+  if (value instanceof GpuTensor) {
+    if (active === undefined) {
+      throw new TypeError(`${fn}: ${name} is a GpuTensor; call gpu.${fn}() of the object ` +
+          'initWebGPU() returned');
+    }
+    return active.input(fn, name, value, kind);
+  }
+  if (active !== undefined) {
+    throw new TypeError(`${fn}: ${name} must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
+        `got ${describe(value)}`);
+  }
+  return undefined;
+}
+
+setForeignInput(checkGpuInput);
+setForeignEngine((rt, c) => {
+  if (active === undefined) throw new Error(`${c.fn}: a GpuTensor outside a gpu.* call`);
+  return active.execute(rt, c) as never;
+});
+
+export interface InitWebGPUOptions extends InitOptions {
+  /** The device to run on (ONNX Runtime's, TF.js's, or your own). Default: requested from `gpu`. */
+  device?: GpuDeviceLike;
+  /**
+   * Where to request an adapter and device when no `device` is given:
+   * default `navigator.gpu` (Node.js: the `webgpu` package's `create()`).
+   */
+  gpu?: GpuLike;
+}
+
+/** A host tensor for gpu.upload(): `{ data, shape, dtype? }` as the WebAssembly API takes it. */
+export interface HostTensor {
+  data: ArrayBufferView;
+  shape: readonly number[];
+  dtype?: DType;
+}
+
+type Fn = (...args: never[]) => unknown;
+
+/** The ops of the functional API this backend runs, by name. */
+const OPS = {
+  maxPool1d: F.maxPool1d, maxPool2d: F.maxPool2d, maxPool3d: F.maxPool3d,
+  maxUnpool1d: F.maxUnpool1d, maxUnpool2d: F.maxUnpool2d, maxUnpool3d: F.maxUnpool3d,
+  maxPool1dBackward: F.maxPool1dBackward, maxPool2dBackward: F.maxPool2dBackward,
+  maxPool3dBackward: F.maxPool3dBackward,
+  maxUnpool1dBackward: F.maxUnpool1dBackward, maxUnpool2dBackward: F.maxUnpool2dBackward,
+  maxUnpool3dBackward: F.maxUnpool3dBackward,
+  adaptiveMaxPool1d: A.adaptiveMaxPool1d, adaptiveMaxPool2d: A.adaptiveMaxPool2d,
+  adaptiveMaxPool3d: A.adaptiveMaxPool3d,
+  adaptiveMaxPool1dBackward: A.adaptiveMaxPool1dBackward,
+  adaptiveMaxPool2dBackward: A.adaptiveMaxPool2dBackward,
+  adaptiveMaxPool3dBackward: A.adaptiveMaxPool3dBackward,
+  fractionalMaxPool2d: A.fractionalMaxPool2d, fractionalMaxPool3d: A.fractionalMaxPool3d,
+  fractionalMaxPool2dBackward: A.fractionalMaxPool2dBackward,
+  fractionalMaxPool3dBackward: A.fractionalMaxPool3dBackward,
+} as const;
+
+type GpuResult<R> = R extends { output: unknown; indices: unknown }
+  ? { output: GpuTensor; indices: GpuTensor } : GpuTensor;
+
+/** Each op with GpuTensors for its tensors, `out` GpuTensors, and GpuTensor results. */
+export type GpuOps = {
+  readonly [K in keyof typeof OPS]: (...args: GpuArgs<Parameters<typeof OPS[K]>>) =>
+      GpuResult<ReturnType<typeof OPS[K]>>;
+};
+type GpuArgs<P extends unknown[]> = { [I in keyof P]: GpuArg<P[I]> };
+type GpuArg<T> = T extends { data: unknown } ? GpuTensor
+  : T extends object ? Omit<T, 'out' | 'resident' | 'randomSamples'> &
+      { out?: unknown; randomSamples?: GpuTensor } : T;
+
+/** What initWebGPU() resolves to: the ops on one device. */
+export interface WebGPUBackend extends GpuOps {
+  /** The GPUDevice in use. */
+  readonly device: GpuDeviceLike;
+  /** A host tensor (by the WebAssembly API's rules) copied into a new buffer. */
+  upload(tensor: HostTensor): GpuTensor;
+  /** An existing buffer as a tensor of `shape` and `dtype`, with no copy; it stays its owner's. */
+  wrap(buffer: unknown, options: { shape: readonly number[]; dtype: DType }): GpuTensor;
+}
+
+function backendObject(b: GpuBackend): WebGPUBackend {
+  const api: Record<string, unknown> = {
+    device: b.device,
+    upload(tensor: HostTensor): GpuTensor {
+      const fn = 'gpu.upload';
+      b.alive(fn);
+      const tag = classTagOf((tensor as { data?: unknown } | null)?.data);
+      const kind: Kind = tag === 'Int32Array' || tag === 'BigInt64Array' ? 'index' : 'float';
+      const t = checkTensor(fn, 'tensor', tensor, kind);
+      return b.upload(fn, t.data, t.shape, t.type.dtype, t.cls);
+    },
+    wrap(buffer: unknown, options: { shape: readonly number[]; dtype: DType }): GpuTensor {
+      const fn = 'gpu.wrap';
+      b.alive(fn);
+      if (options === null || typeof options !== 'object') {
+        throw new TypeError(`${fn}: options must be an object { shape, dtype }, got ${describe(options)}`);
+      }
+      const shape = checkShape(fn, 'shape', options.shape);
+      const type = dtypeNamed(options.dtype, 'float') ?? dtypeNamed(options.dtype, 'index');
+      if (type === undefined) {
+        throw new TypeError(`${fn}: dtype=${describe(options.dtype)} must be one of ` +
+            `${Object.keys(DTYPES).map((d) => `'${d}'`).join(', ')}`);
+      }
+      return b.wrap(fn, buffer, shape, type.dtype);
+    },
+  };
+  for (const [name, op] of Object.entries(OPS) as [string, Fn][]) {
+    api[name] = (...args: unknown[]) => {
+      if (active !== undefined) throw new Error(`gpu.${name}: called while another GPU call runs`);
+      active = b;
+      try {
+        return (op as (...a: unknown[]) => unknown)(...args);
+      } finally {
+        active = undefined;
+      }
+    };
+  }
+  return Object.freeze(api) as unknown as WebGPUBackend;
+}
+
+/**
+ * Sets up the WebGPU backend on `device` (or on one requested from
+ * `navigator.gpu`), loading the WebAssembly module too: it plans every call.
+ */
+export async function initWebGPU(options: InitWebGPUOptions = {}): Promise<WebGPUBackend> {
+  const fn = 'initWebGPU';
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
+  }
+  const { device: given, gpu: source, ...wasmOptions } = options;
+  await init(wasmOptions);
+  let device = given;
+  if (device === undefined) {
+    const g = source ?? (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
+    if (g === undefined) {
+      throw new UnpoolError(`${fn}: this runtime has no navigator.gpu; pass { device } (or, in ` +
+          "Node.js, { gpu: create([]) } from the 'webgpu' package)", 'unsupported');
+    }
+    const adapter = await g.requestAdapter();
+    if (adapter === null) throw new UnpoolError(`${fn}: navigator.gpu gave no adapter`, 'unsupported');
+    device = await adapter.requestDevice();
+  } else if (device === null || typeof device !== 'object' ||
+             typeof (device as { createBuffer?: unknown }).createBuffer !== 'function') {
+    throw new TypeError(`${fn}: device must be a GPUDevice, got ${describe(device)}`);
+  }
+  return backendObject(new GpuBackend(device, runtimeOf(wasm(fn))));
+}
+

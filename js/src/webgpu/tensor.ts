@@ -1,0 +1,131 @@
+// GpuTensor: a tensor in a GPUBuffer, packed and little-endian as in a typed
+// array's buffer (ONNX Runtime's layout): 16-bit values two a word, int64
+// indices as (lo, hi) u32 pairs.
+import { ArrayClass, DType, DTYPES, StorageArray, TensorData } from '../dtypes.js';
+import type { TensorResult } from '../tensor.js';
+import { UnpoolError } from '../tensor.js';
+import type { GpuBufferLike } from './gpu.js';
+
+/** What a GpuTensor needs of its backend (device.ts). */
+export interface GpuOwner {
+  readonly fnPrefix: string;
+  readBytes(fn: string, buffer: GpuBufferLike, bytes: number): Promise<ArrayBuffer>;
+  failure(fn: string, check: ContentCheck): Promise<UnpoolError | undefined>;
+  alive(fn: string): void;
+}
+
+/**
+ * The outcome of one call's checks of tensor contents (an index outside its
+ * plane, a random sample outside [0, 1]), known only once the GPU has run:
+ * the status buffer it wrote and what the core needs to word the error.
+ * @internal
+ */
+export interface ContentCheck {
+  status: GpuBufferLike;
+  /** The parameter block as the call planned it (the message is planned again from it). */
+  block: Float64Array;
+  op: string;
+  dtype: DType;
+  indexType: DType;
+  /** The outcome, once asked for. */
+  outcome?: Promise<UnpoolError | undefined>;
+}
+
+/** Bytes of `n` elements of `dtype`, as the buffer holds them. */
+export const bytesOf = (dtype: DType, n: number) => n * DTYPES[dtype].bytes;
+
+/** A buffer's size for `bytes` of data: rounded up to 16 (ONNX Runtime's fromGpuBuffer needs it). */
+export const bufferSize = (bytes: number) => Math.max(16, Math.ceil(bytes / 16) * 16);
+
+/**
+ * A tensor in a GPUBuffer. Results of `gpu.*` calls own their buffers
+ * (`destroy()` releases them); a tensor made by `gpu.wrap()` does not.
+ */
+export class GpuTensor<T extends TensorData = TensorData> {
+  /** The buffer (its first `byteLength` bytes are the tensor). */
+  readonly buffer: GpuBufferLike;
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  /** Number of elements. */
+  readonly size: number;
+  /** @internal */
+  readonly owner: GpuOwner;
+  /** @internal The class read() gives. */
+  readonly cls: ArrayClass;
+  /** @internal Whether destroy() releases the buffer. */
+  readonly owned: boolean;
+  /** @internal The checks of the calls that made this tensor's contents. */
+  checks: readonly ContentCheck[] = [];
+  private destroyed = false;
+
+  /** @internal */
+  constructor(owner: GpuOwner, buffer: GpuBufferLike, shape: readonly number[], dtype: DType,
+              cls: ArrayClass, owned: boolean) {
+    this.owner = owner;
+    this.buffer = buffer;
+    this.shape = Object.freeze(shape.slice());
+    this.dtype = dtype;
+    this.size = shape.reduce((a, b) => a * b, 1);
+    this.cls = cls;
+    this.owned = owned;
+  }
+
+  /** Bytes of the tensor in the buffer. */
+  get byteLength(): number {
+    return bytesOf(this.dtype, this.size);
+  }
+
+  /** Whether destroy() was called. */
+  get isDestroyed(): boolean {
+    return this.destroyed;
+  }
+
+  /** @internal Throws unless the tensor can be used by `fn` as `name`. */
+  usable(fn: string, name: string): void {
+    if (this.destroyed) throw new TypeError(`${fn}: ${name} is a destroyed GpuTensor`);
+    this.owner.alive(fn);
+  }
+
+  /**
+   * Resolves when the calls that made this tensor found nothing wrong in
+   * their inputs' contents, and rejects with the error the WebAssembly API
+   * throws for the same tensors otherwise (an index outside its plane, a
+   * random sample outside [0, 1]). Reads back a few status words, not the
+   * data.
+   */
+  async check(): Promise<void> {
+    const fn = `${this.owner.fnPrefix}check`;
+    this.usable(fn, 'tensor');
+    for (const c of this.checks) {
+      const e = await this.owner.failure(fn, c);
+      if (e !== undefined) throw e;
+    }
+  }
+
+  /**
+   * The data, read back: `{ data, shape, dtype }` in the class the WebAssembly
+   * API returns (for 16-bit values the upload's class; for a wrapped buffer
+   * Float16Array where the global exists, else Uint16Array bits). Rejects as
+   * check() does when a call that made it found bad input contents.
+   */
+  async read(): Promise<TensorResult<T>> {
+    const fn = `${this.owner.fnPrefix}read`;
+    this.usable(fn, 'tensor');
+    const type = DTYPES[this.dtype];
+    const bytes = this.byteLength;
+    const raw = bytes === 0 ? new ArrayBuffer(0) : await this.owner.readBytes(fn, this.buffer, bytes);
+    await this.check();
+    const storage = type.view(raw, 0, this.size) as StorageArray;
+    return { data: this.cls.wrap(storage) as T, shape: this.shape.slice(), dtype: this.dtype } as TensorResult<T>;
+  }
+
+  /**
+   * Releases the buffer when the library made it (a wrapped buffer stays its
+   * owner's). May be called twice; the tensor is unusable after it.
+   */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    if (this.owned) this.buffer.destroy();
+  }
+}

@@ -1,0 +1,119 @@
+// Shared by every kernel family (prepended to each, after the Params struct
+// that js/src/webgpu/params.ts generates and binds at @group(0) @binding(0)).
+//
+// Values travel as raw bits in array<u32> words and never pass through float
+// arithmetic: WGSL lets a compiler assume no NaN or infinity, flush
+// subnormals in compares, and ignore the sign of zero, and the software
+// stacks this project tests on do each of those. Selection is done on
+// integer keys of the bits instead, which every stack computes exactly.
+//
+// A value is a vec2<u32>: float32 and 16-bit values in .x (16-bit ones in the
+// low half), float64 as (lo, hi) words, as a typed array's buffer holds them.
+
+// The value dtype: 0 float32, 1 float64, 2 float16, 3 bfloat16.
+override DTYPE: u32 = 0u;
+// Indices are int64 (lo, hi) word pairs, else int32 words.
+override INDEX64: bool = false;
+
+const WG: u32 = 64u;  // invocations per workgroup (compatibility mode allows 128)
+const NONE: u32 = 0xffffffffu;
+
+// The work item of an invocation: dispatches wider than the per-dimension
+// workgroup limit are folded into (x, y).
+fn item_of(wid: vec3<u32>, lid: vec3<u32>) -> u32 {
+  return (wid.y * P.groups_x + wid.x) * WG + lid.x;
+}
+
+fn is_nan(v: vec2<u32>) -> bool {
+  switch DTYPE {
+    case 1u: {
+      let hi = v.y & 0x7fffffffu;
+      return hi > 0x7ff00000u || (hi == 0x7ff00000u && v.x != 0u);
+    }
+    case 2u: { return (v.x & 0x7fffu) > 0x7c00u; }
+    case 3u: { return (v.x & 0x7fffu) > 0x7f80u; }
+    default: { return (v.x & 0x7fffffffu) > 0x7f800000u; }
+  }
+}
+
+// An unsigned key whose order is the values' order, with -0 == +0 (for
+// values that are not NaN). Sign-magnitude bits: a non-negative value (or
+// either zero) maps to its magnitude with the top bit set, a negative one
+// to its magnitude inverted. float64 keys are (lo, hi) pairs.
+fn key32(bits: u32) -> u32 {
+  let mag = bits & 0x7fffffffu;
+  if ((bits >> 31u) == 0u || mag == 0u) { return mag | 0x80000000u; }
+  return ~mag & 0x7fffffffu;
+}
+
+fn key(v: vec2<u32>) -> vec2<u32> {
+  switch DTYPE {
+    case 1u: {
+      let mh = v.y & 0x7fffffffu;
+      if ((v.y >> 31u) == 0u || (mh | v.x) == 0u) { return vec2<u32>(v.x, mh | 0x80000000u); }
+      return vec2<u32>(~v.x, ~mh & 0x7fffffffu);
+    }
+    // 16-bit values as the top half of a word: the same sign-magnitude order.
+    case 2u, 3u: { return vec2<u32>(0u, key32(v.x << 16u)); }
+    default: { return vec2<u32>(0u, key32(v.x)); }
+  }
+}
+
+// a > b for values that are not NaN.
+fn greater(a: vec2<u32>, b: vec2<u32>) -> bool {
+  let ka = key(a);
+  let kb = key(b);
+  return ka.y > kb.y || (ka.y == kb.y && ka.x > kb.x);
+}
+
+fn neg_inf() -> vec2<u32> {
+  switch DTYPE {
+    case 1u: { return vec2<u32>(0u, 0xfff00000u); }
+    case 2u: { return vec2<u32>(0xfc00u, 0u); }
+    case 3u: { return vec2<u32>(0xff80u, 0u); }
+    default: { return vec2<u32>(0xff800000u, 0u); }
+  }
+}
+
+// Words of `n` values of the dtype (16-bit values: two a word).
+fn value_words(n: u32) -> u32 {
+  if (DTYPE == 1u) { return 2u * n; }
+  if (DTYPE >= 2u) { return (n + 1u) / 2u; }
+  return n;
+}
+
+// floor(a * b / c) for a * b < 2^32 * c (the quotient fits a u32), with the
+// product taken in 64 bits; minus_one: floor((a * b - 1) / c), a * b >= 1.
+fn mul_div(a: u32, b: u32, c: u32, minus_one: bool) -> u32 {
+  // 32 x 32 -> 64 from 16-bit halves.
+  let al = a & 0xffffu;
+  let ah = a >> 16u;
+  let bl = b & 0xffffu;
+  let bh = b >> 16u;
+  let ll = al * bl;
+  let mid1 = ah * bl;
+  let mid2 = al * bh;
+  var lo = ll + (mid1 << 16u);
+  var hi = ah * bh + (mid1 >> 16u) + select(0u, 1u, lo < ll);
+  let lo2 = lo + (mid2 << 16u);
+  hi = hi + (mid2 >> 16u) + select(0u, 1u, lo2 < lo);
+  lo = lo2;
+  if (minus_one) {
+    hi = hi - select(0u, 1u, lo == 0u);
+    lo = lo - 1u;
+  }
+  if (hi == 0u) { return lo / c; }
+  // Restoring division of (hi, lo) by c, hi < c: one quotient bit a step.
+  var r = hi;
+  var q = 0u;
+  for (var i = 0u; i < 32u; i = i + 1u) {
+    let carry = r >> 31u;
+    r = (r << 1u) | ((lo >> (31u - i)) & 1u);
+    q = q << 1u;
+    if (carry != 0u || r >= c) {
+      r = r - c;
+      q = q | 1u;
+    }
+  }
+  return q;
+}

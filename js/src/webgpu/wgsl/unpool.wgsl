@@ -1,0 +1,145 @@
+// Max unpooling and its gradient: indices point from each element of `x`
+// (the pooled tensor) into its (n, c) plane of the unpooled tensor.
+// - scatter: each input element records itself (position + 1) in `win` at
+//   its target with atomicMax, so the later input position wins a target
+//   that several indices share, as on the CPU (and deterministically, which
+//   PyTorch's CUDA kernel is not);
+// - gather: every output element takes the value of its winner, zero where
+//   none won;
+// - unpool_backward: gradInput[e] = gradOutput at e's target (a gather).
+// An index outside its plane is recorded in `status` (the first bad
+// position, by atomicMin), and error_value then copies its value there, so
+// the host can word the CPU's error; the results are then undefined.
+//
+// Geometry: P.in_plane elements a plane of `x` (and of the indices),
+// P.out_plane of the unpooled plane; P.count work items.
+
+@group(0) @binding(1) var<storage, read> x: array<u32>;
+@group(0) @binding(2) var<storage, read> indices: array<u32>;
+@group(0) @binding(3) var<storage, read_write> y: array<u32>;
+@group(0) @binding(4) var<storage, read_write> win: array<atomic<u32>>;
+// [first bad position or NONE, its value's lo, hi, unused]
+@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>, 4>;
+
+fn x_value(i: u32) -> vec2<u32> {
+  switch DTYPE {
+    case 1u: { return vec2<u32>(x[2u * i], x[2u * i + 1u]); }
+    case 2u, 3u: { return vec2<u32>((x[i >> 1u] >> ((i & 1u) * 16u)) & 0xffffu, 0u); }
+    default: { return vec2<u32>(x[i], 0u); }
+  }
+}
+
+// The target of element e of the indices (flat, in memory order) in the
+// unpooled tensor, or NONE when its index is outside the plane.
+fn target_of(e: u32) -> u32 {
+  var v: u32;
+  if (INDEX64) {
+    if (indices[2u * e + 1u] != 0u) { return NONE; }
+    v = indices[2u * e];
+  } else {
+    v = indices[e];  // a negative int32 is >= 2^31 here
+  }
+  if (v >= P.out_plane) { return NONE; }
+  if (P.channels_last == 0u) {
+    return (e / P.in_plane) * P.out_plane + v;
+  }
+  let c = e % P.channels;
+  let n = e / (P.channels * P.in_plane);
+  return (n * P.out_plane + v) * P.channels + c;
+}
+
+@compute @workgroup_size(WG)
+fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let e = item_of(wid, lid);
+  if (e >= P.count) { return; }
+  let t = target_of(e);
+  if (t == NONE) {
+    atomicMin(&status[0], e);
+    return;
+  }
+  atomicMax(&win[t], e + 1u);
+}
+
+// Output element t's value: its winner's, or +0.
+fn unpooled(t: u32) -> vec2<u32> {
+  let w = atomicLoad(&win[t]);
+  if (w == 0u) { return vec2<u32>(0u, 0u); }
+  return x_value(w - 1u);
+}
+
+@compute @workgroup_size(WG)
+fn gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let item = item_of(wid, lid);
+  if (DTYPE >= 2u) {
+    let t = 2u * item;
+    if (t >= P.count) { return; }
+    var word = unpooled(t).x;
+    if (t + 1u < P.count) {
+      word = word | (unpooled(t + 1u).x << 16u);
+    } else {
+      word = word | (y[item] & 0xffff0000u);
+    }
+    y[item] = word;
+    return;
+  }
+  if (item >= P.count) { return; }
+  let v = unpooled(item);
+  if (DTYPE == 1u) {
+    y[2u * item] = v.x;
+    y[2u * item + 1u] = v.y;
+  } else {
+    y[item] = v.x;
+  }
+}
+
+// gradInput[e] = gradOutput (bound as x) at e's target; a bad index gives 0
+// and is recorded.
+fn gathered(e: u32) -> vec2<u32> {
+  let t = target_of(e);
+  if (t == NONE) {
+    atomicMin(&status[0], e);
+    return vec2<u32>(0u, 0u);
+  }
+  return x_value(t);
+}
+
+@compute @workgroup_size(WG)
+fn unpool_backward(@builtin(workgroup_id) wid: vec3<u32>,
+                   @builtin(local_invocation_id) lid: vec3<u32>) {
+  let item = item_of(wid, lid);
+  if (DTYPE >= 2u) {
+    let e = 2u * item;
+    if (e >= P.count) { return; }
+    var word = gathered(e).x;
+    if (e + 1u < P.count) {
+      word = word | (gathered(e + 1u).x << 16u);
+    } else {
+      word = word | (y[item] & 0xffff0000u);
+    }
+    y[item] = word;
+    return;
+  }
+  if (item >= P.count) { return; }
+  let v = gathered(item);
+  if (DTYPE == 1u) {
+    y[2u * item] = v.x;
+    y[2u * item + 1u] = v.y;
+  } else {
+    y[item] = v.x;
+  }
+}
+
+// One invocation: the value of the first bad index, for the message.
+@compute @workgroup_size(1)
+fn error_value() {
+  let e = atomicLoad(&status[0]);
+  if (e == NONE) { return; }
+  if (INDEX64) {
+    atomicStore(&status[1], indices[2u * e]);
+    atomicStore(&status[2], indices[2u * e + 1u]);
+  } else {
+    let v = indices[e];
+    atomicStore(&status[1], v);
+    atomicStore(&status[2], select(0u, 0xffffffffu, (v >> 31u) != 0u));
+  }
+}
