@@ -30,6 +30,9 @@ const TS_LAYERS: readonly (readonly string[])[] = [
   ['functional-adaptive.ts', 'modules-adaptive.ts'],
   ['index.ts'],
   ['inline.ts'],  // index.ts's API over the embedded .wasm
+  // unpool/webgpu: the GPU engine and its entry, over the ops (functional
+  // API) and the runtime; nothing below imports it.
+  ['webgpu'],
 ];
 
 const layerOf = (file: string) => TS_LAYERS.findIndex((l) => l.includes(file));

@@ -21,7 +21,18 @@ type Binding = 'uniform' | 'storage' | 'read-only-storage';
 
 /** Each kernel family: its WGSL files and its bindings after the uniform block. */
 const FAMILIES: Readonly<Record<string, { files: readonly string[]; bindings: readonly Binding[] }>> = {
-  pool: { files: ['common', 'pool'], bindings: ['read-only-storage', 'storage', 'storage', 'read-only-storage'] },
+  pool: {
+    files: ['common', 'windows', 'pool'],
+    bindings: ['read-only-storage', 'storage', 'storage', 'read-only-storage'],
+  },
+  backward: {
+    files: ['common', 'softfloat', 'windows', 'backward'],
+    bindings: ['read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage'],
+  },
+  fractional: {
+    files: ['common', 'softfloat', 'fractional'],
+    bindings: ['read-only-storage', 'storage', 'storage'],
+  },
   unpool: {
     files: ['common', 'unpool'],
     bindings: ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'storage'],
@@ -351,6 +362,39 @@ export class GpuBackend implements GpuOwner {
         this.dispatch(enc, 'pool', 'pool', { ...constants, MODE: c.op === 'maxPool' ? 0 : 1 },
                       { ...base, count: n }, items(n),
                       [inputs[0].buffer, outputs[0].buffer, outputs[1].buffer, undefined], temps);
+        break;
+      }
+      case 'fractionalMaxPool': {
+        const status = newCheck();
+        const starts = this.device.createBuffer({
+          size: bufferSize(g.planes * (g.out[0] + g.out[1] + g.out[2]) * 4), usage: USAGE.STORAGE,
+          label: 'unpool fractional starts',
+        });
+        temps.push(starts);
+        const fb = [inputs[1].buffer, starts, status];
+        this.dispatch(enc, 'fractional', 'intervals', constants, { ...base, count: g.planes * 3, flags: c.dims },
+                      g.planes * 3, fb, temps);
+        this.dispatch(enc, 'fractional', 'error_value', constants, base, 1, fb, temps);
+        const n = outputs[0].size;
+        this.dispatch(enc, 'pool', 'pool', { ...constants, MODE: 2 }, { ...base, count: n }, items(n),
+                      [inputs[0].buffer, outputs[0].buffer, outputs[1].buffer, starts], temps);
+        break;
+      }
+      case 'maxPoolBackward':
+      case 'adaptiveMaxPoolBackward':
+      case 'fractionalMaxPoolBackward': {
+        // Fractional windows come from samples the backward pass is not
+        // given: it scans (MODE 0 without a pool geometry).
+        const status = newCheck();
+        const mode = c.op === 'adaptiveMaxPoolBackward' ? 1 : 0;
+        const flags = c.op === 'maxPoolBackward' && g.poolGeometry ? 1 : 0;
+        const buffers = [inputs[0].buffer, inputs[1].buffer, outputs[0].buffer, undefined, status];
+        const k = { ...constants, MODE: mode };
+        this.dispatch(enc, 'backward', 'check', k, { ...base, count: inputs[1].size, flags },
+                      inputs[1].size, buffers, temps);
+        const n = outputs[0].size;
+        this.dispatch(enc, 'backward', 'gather', k, { ...base, count: n, flags }, items(n), buffers, temps);
+        this.dispatch(enc, 'backward', 'error_value', k, base, 1, buffers, temps);
         break;
       }
       case 'maxUnpool': {

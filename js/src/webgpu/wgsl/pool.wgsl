@@ -7,15 +7,10 @@
 // -inf at the window's first (clipped) position, which is what a window
 // wholly in padding returns.
 
-// Windows: 0 max pool (kernel, stride, padding, dilation), 1 adaptive
-// ([floor(o I / O), ceil((o + 1) I / O))), 2 fractional (starts in `aux`).
-override MODE: u32 = 0u;
-
 @group(0) @binding(1) var<storage, read> x: array<u32>;
 @group(0) @binding(2) var<storage, read_write> y: array<u32>;
 @group(0) @binding(3) var<storage, read_write> idx: array<u32>;
-// Fractional: per plane, the window starts along D, H and W (out_d + out_h +
-// out_w entries, in that order). Other modes: unused.
+// Fractional: per plane, the window starts (windows.wgsl). Other modes: unused.
 @group(0) @binding(4) var<storage, read> aux: array<u32>;
 
 fn x_value(i: u32) -> vec2<u32> {
@@ -24,38 +19,6 @@ fn x_value(i: u32) -> vec2<u32> {
     case 2u, 3u: { return vec2<u32>((x[i >> 1u] >> ((i & 1u) * 16u)) & 0xffffu, 0u); }
     default: { return vec2<u32>(x[i], 0u); }
   }
-}
-
-struct Span {
-  start: i32,  // the first tap, clipped (may be >= end: empty)
-  end: i32,    // exclusive
-  step: i32,
-}
-
-// The window of output o along one dim (dim 0 D, 1 H, 2 W).
-fn span(dim: u32, o: u32, plane: u32) -> Span {
-  var n_in: u32; var n_out: u32; var k: u32; var s: u32; var p: u32; var d: u32;
-  switch dim {
-    case 0u: { n_in = P.in_d; n_out = P.out_d; k = P.k_d; s = P.s_d; p = P.p_d; d = P.d_d; }
-    case 1u: { n_in = P.in_h; n_out = P.out_h; k = P.k_h; s = P.s_h; p = P.p_h; d = P.d_h; }
-    default: { n_in = P.in_w; n_out = P.out_w; k = P.k_w; s = P.s_w; p = P.p_w; d = P.d_w; }
-  }
-  if (MODE == 1u) {
-    let start = mul_div(o, n_in, n_out, false);
-    let end = mul_div(o + 1u, n_in, n_out, true) + 1u;
-    return Span(i32(start), i32(end), 1);
-  }
-  if (MODE == 2u) {
-    var at = plane * (P.out_d + P.out_h + P.out_w) + o;
-    if (dim >= 1u) { at = at + P.out_d; }
-    if (dim == 2u) { at = at + P.out_h; }
-    let start = aux[at];
-    return Span(i32(start), i32(start + k), 1);
-  }
-  var start = i32(o * s) - i32(p);
-  let end = min(start + i32((k - 1u) * d) + 1, i32(n_in));
-  if (start < 0) { start = start + ((-start + i32(d) - 1) / i32(d)) * i32(d); }
-  return Span(start, end, i32(d));
 }
 
 struct Best {

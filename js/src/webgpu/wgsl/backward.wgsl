@@ -1,0 +1,231 @@
+// Pool backward (max, adaptive, fractional): gradInput[i] is the sum of
+// gradOutput[o] over the outputs o of i's plane whose index is i, added in
+// increasing o, as the CPU's scatter-add in output order adds them; each add
+// is an IEEE add done in integer arithmetic (softfloat.wgsl: a GPU may flush
+// subnormals in float adds), and 16-bit values round to their type after
+// every add, as PyTorch's CPU kernel does.
+// - check (one invocation per output element): an index outside its plane
+//   is an error (the first in flat order, by atomicMin), except for a max
+//   pool's window wholly in padding, which the CPU skips; an index that is
+//   not one of its window's taps sets status[3], and gather then scans every
+//   output of the plane instead of the windows that can hold i;
+// - gather (one invocation per gradInput element, two for 16-bit values);
+// - error_value: the first bad index's value, for the message.
+// P.flags bit 0: the op has a pool geometry (a max pool with a kernel);
+// without one (maxPoolBackward with no kernel) every index takes the scan.
+
+@group(0) @binding(1) var<storage, read> go: array<u32>;
+@group(0) @binding(2) var<storage, read> indices: array<u32>;
+@group(0) @binding(3) var<storage, read_write> gi: array<u32>;
+@group(0) @binding(4) var<storage, read> aux: array<u32>;
+// [first bad position or NONE, its value's lo, hi, scan flag]
+@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>, 4>;
+
+fn go_value(i: u32) -> vec2<u32> {
+  switch DTYPE {
+    case 1u: { return vec2<u32>(go[2u * i], go[2u * i + 1u]); }
+    case 2u, 3u: { return vec2<u32>((go[i >> 1u] >> ((i & 1u) * 16u)) & 0xffffu, 0u); }
+    default: { return vec2<u32>(go[i], 0u); }
+  }
+}
+
+// The index at element e as a u32, or NONE when outside [0, 2^32 - 1).
+fn index_at(e: u32) -> u32 {
+  if (INDEX64) {
+    if (indices[2u * e + 1u] != 0u) { return NONE; }
+    return indices[2u * e];
+  }
+  let v = indices[e];
+  return select(v, NONE, (v >> 31u) != 0u);
+}
+
+// acc + v in the dtype, rounded as the CPU rounds it.
+fn add(acc: vec2<u32>, v: vec2<u32>) -> vec2<u32> {
+  switch DTYPE {
+    case 1u: { return sf_f64_add(acc, v); }
+    case 2u: { return vec2<u32>(sf_f32_to_f16(sf_f32_add(sf_f16_to_f32(acc.x), sf_f16_to_f32(v.x))), 0u); }
+    case 3u: { return vec2<u32>(sf_f32_to_bf16(sf_f32_add(sf_bf16_to_f32(acc.x), sf_bf16_to_f32(v.x))), 0u); }
+    default: { return vec2<u32>(sf_f32_add(acc.x, v.x), 0u); }
+  }
+}
+
+// Element e of gradOutput / indices: its plane's first output element, its
+// spatial output position, and the elements between spatial neighbours.
+struct Place {
+  plane: u32,
+  first: u32,
+  pos: u32,
+  step: u32,
+}
+
+fn out_place(e: u32) -> Place {
+  if (P.channels_last == 0u) {
+    let plane = e / P.out_plane;
+    return Place(plane, plane * P.out_plane, e % P.out_plane, 1u);
+  }
+  let c = e % P.channels;
+  let r = e / P.channels;
+  let n = r / P.out_plane;
+  return Place(0u, n * P.out_plane * P.channels + c, r % P.out_plane, P.channels);
+}
+
+fn in_place(e: u32) -> Place {
+  if (P.channels_last == 0u) {
+    let plane = e / P.in_plane;
+    return Place(plane, plane * P.out_plane, e % P.in_plane, 1u);
+  }
+  let c = e % P.channels;
+  let r = e / P.channels;
+  let n = r / P.in_plane;
+  return Place(0u, n * P.out_plane * P.channels + c, r % P.in_plane, P.channels);
+}
+
+// Whether input coordinate i is a tap of output o's window along `dim`.
+fn is_tap(dim: u32, o: u32, i: u32, plane: u32) -> bool {
+  let s = span(dim, o, plane);
+  let ii = i32(i);
+  return ii >= s.start && ii < s.end && (ii - s.start) % s.step == 0;
+}
+
+@compute @workgroup_size(WG)
+fn check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let e = item_of(wid, lid);
+  if (e >= P.count) { return; }
+  let at = out_place(e);
+  let v = index_at(e);
+  let pooled = (P.flags & 1u) != 0u;
+  let ow = at.pos % P.out_w;
+  let oh = (at.pos / P.out_w) % P.out_h;
+  let od = at.pos / (P.out_w * P.out_h);
+  if (v >= P.in_plane) {
+    if (pooled) {
+      let sd = span(0u, od, at.plane);
+      let sh = span(1u, oh, at.plane);
+      let sw = span(2u, ow, at.plane);
+      if (sd.start >= sd.end || sh.start >= sh.end || sw.start >= sw.end) { return; }
+    }
+    atomicMin(&status[0], e);
+    return;
+  }
+  if (MODE == 0u && !pooled) {
+    atomicOr(&status[3], 1u);
+    return;
+  }
+  let iw = v % P.in_w;
+  let ih = (v / P.in_w) % P.in_h;
+  let id = v / (P.in_w * P.in_h);
+  if (!is_tap(0u, od, id, at.plane) || !is_tap(1u, oh, ih, at.plane) || !is_tap(2u, ow, iw, at.plane)) {
+    atomicOr(&status[3], 1u);
+  }
+}
+
+struct Range {
+  lo: u32,
+  hi: u32,  // exclusive
+}
+
+// The outputs along `dim` whose windows can hold input coordinate i, as a
+// range to test (each is tested with is_tap).
+fn candidates(dim: u32, i: u32, plane: u32) -> Range {
+  var n_in: u32; var n_out: u32; var k: u32; var s: u32; var p: u32; var d: u32;
+  switch dim {
+    case 0u: { n_in = P.in_d; n_out = P.out_d; k = P.k_d; s = P.s_d; p = P.p_d; d = P.d_d; }
+    case 1u: { n_in = P.in_h; n_out = P.out_h; k = P.k_h; s = P.s_h; p = P.p_h; d = P.d_h; }
+    default: { n_in = P.in_w; n_out = P.out_w; k = P.k_w; s = P.s_w; p = P.p_w; d = P.d_w; }
+  }
+  if (MODE == 1u) {
+    return Range(mul_div(i, n_out, n_in, false), min(mul_div(i + 1u, n_out, n_in, true) + 1u, n_out));
+  }
+  if (MODE == 2u) {
+    // Starts are nondecreasing: the first window that ends past i, by bisection.
+    var first = plane * (P.out_d + P.out_h + P.out_w);
+    if (dim >= 1u) { first = first + P.out_d; }
+    if (dim == 2u) { first = first + P.out_h; }
+    var lo = 0u;
+    var hi = n_out;
+    while (lo < hi) {
+      let mid = (lo + hi) / 2u;
+      if (aux[first + mid] + k > i) { hi = mid; } else { lo = mid + 1u; }
+    }
+    var end = lo;
+    while (end < n_out && aux[first + end] <= i) { end = end + 1u; }
+    return Range(lo, end);
+  }
+  // o * s - p + j * d = i for some j < k: o >= (i + p - (k - 1) d) / s.
+  let top = i + p;
+  let reach = (k - 1u) * d;
+  var lo = 0u;
+  if (top > reach) { lo = (top - reach) / s; }
+  return Range(lo, min(top / s + 1u, n_out));
+}
+
+// The gradient of input element e.
+fn grad_at(e: u32, scan: bool) -> vec2<u32> {
+  let at = in_place(e);
+  var acc = vec2<u32>(0u, 0u);
+  if (scan) {
+    for (var o = 0u; o < P.out_plane; o = o + 1u) {
+      let q = at.first + o * at.step;
+      if (index_at(q) == at.pos) { acc = add(acc, go_value(q)); }
+    }
+    return acc;
+  }
+  let iw = at.pos % P.in_w;
+  let ih = (at.pos / P.in_w) % P.in_h;
+  let id = at.pos / (P.in_w * P.in_h);
+  let rd = candidates(0u, id, at.plane);
+  let rh = candidates(1u, ih, at.plane);
+  let rw = candidates(2u, iw, at.plane);
+  for (var od = rd.lo; od < rd.hi; od = od + 1u) {
+    if (!is_tap(0u, od, id, at.plane)) { continue; }
+    for (var oh = rh.lo; oh < rh.hi; oh = oh + 1u) {
+      if (!is_tap(1u, oh, ih, at.plane)) { continue; }
+      for (var ow = rw.lo; ow < rw.hi; ow = ow + 1u) {
+        if (!is_tap(2u, ow, iw, at.plane)) { continue; }
+        let q = at.first + ((od * P.out_h + oh) * P.out_w + ow) * at.step;
+        if (index_at(q) == at.pos) { acc = add(acc, go_value(q)); }
+      }
+    }
+  }
+  return acc;
+}
+
+@compute @workgroup_size(WG)
+fn gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let item = item_of(wid, lid);
+  let scan = atomicLoad(&status[3]) != 0u;
+  if (DTYPE >= 2u) {
+    let e = 2u * item;
+    if (e >= P.count) { return; }
+    var word = grad_at(e, scan).x;
+    if (e + 1u < P.count) {
+      word = word | (grad_at(e + 1u, scan).x << 16u);
+    } else {
+      word = word | (gi[item] & 0xffff0000u);
+    }
+    gi[item] = word;
+    return;
+  }
+  if (item >= P.count) { return; }
+  let v = grad_at(item, scan);
+  if (DTYPE == 1u) {
+    gi[2u * item] = v.x;
+    gi[2u * item + 1u] = v.y;
+  } else {
+    gi[item] = v.x;
+  }
+}
+
+@compute @workgroup_size(1)
+fn error_value() {
+  let e = atomicLoad(&status[0]);
+  if (e == NONE) { return; }
+  if (INDEX64) {
+    atomicStore(&status[1], indices[2u * e]);
+    atomicStore(&status[2], indices[2u * e + 1u]);
+  } else {
+    let v = indices[e];
+    atomicStore(&status[1], v);
+    atomicStore(&status[2], select(0u, 0xffffffffu, (v >> 31u) != 0u));
+  }
+}
