@@ -2,7 +2,7 @@
 # `npm test`: every suite, in order. Each stage installs what it lacks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for stage in lint native fuzz wasmsuite js browser pack runtimes demo examples; do
+for stage in lint native fuzz wasmsuite js browser webgpu pack runtimes demo examples; do
   case "$stage" in
     lint) script=scripts/lint.sh ;;
     *) script="scripts/test-$stage.sh" ;;

@@ -64,7 +64,7 @@ export async function main({ label, gpu, adapterOptions = {}, expect }) {
     // No GPU object, no adapter, the wrong adapter, a case module that does
     // not load: the stack failed as a whole.
     failed++;
-    console.log(`${prefix}: FAIL ${String(e?.message ?? e)}`);
+    console.log(`${prefix}: FAIL ${String(e?.message ?? e).replace(`${prefix}: `, '')}`);
   }
   for (const s of skipped) console.log(`${prefix}: skipped ${s}`);
   if (passed === 0 && failed === 0) {
