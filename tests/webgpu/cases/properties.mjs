@@ -1,0 +1,199 @@
+// Property tests: random tensors through unpool/webgpu and the WebAssembly
+// API, bits equal. Values mix NaN, ±0, subnormals, ±inf, ties and runs of
+// -inf; windows overlap, pad, dilate and take ceilMode; both layouts, every
+// value dtype, both index types; unpool indices include duplicates (and
+// indices outside their windows for the pool backward pass). A seeded
+// generator, so a failure prints what reproduces it.
+import * as unpool from '../../../dist/index.js';
+import { initWebGPU } from '../../../dist/webgpu/index.js';
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SPECIAL32 = [NaN, -0, 0, Infinity, -Infinity, 1e-45, -1e-45, 1.1754942e-38, 3.4028235e38, 1, 1, -1];
+
+/** Random values of `dtype` (16-bit ones as bits with their dtype). */
+function valuesOf(r, dtype, n) {
+  const pick = () => {
+    const u = r();
+    if (u < 0.3) return SPECIAL32[Math.floor(r() * SPECIAL32.length)];
+    if (u < 0.5) return Math.floor(r() * 4) - 2;  // ties
+    return (r() - 0.5) * 10 ** Math.floor(r() * 8 - 4);
+  };
+  if (dtype === 'float32') return { data: Float32Array.from({ length: n }, pick) };
+  if (dtype === 'float64') return { data: Float64Array.from({ length: n }, () => (r() < 0.05 ? 5e-324 : pick())) };
+  // 16-bit: raw bits, a quarter of them special patterns.
+  const specials = dtype === 'float16' ? [0x7e00, 0xfc00, 0x7c00, 0x8000, 0, 0x0001, 0x8001, 0x7bff, 0xfe01]
+    : [0x7fc0, 0xff80, 0x7f80, 0x8000, 0, 0x0001, 0x8001, 0x7f7f, 0xffc1];
+  return {
+    data: Uint16Array.from({ length: n }, () => (r() < 0.25 ? specials[Math.floor(r() * specials.length)]
+      : (Math.floor(r() * 0x10000) & (r() < 0.5 ? 0xbfff : 0xffff)))),
+    dtype,
+  };
+}
+
+let fractionalRuns = 0;
+const DTYPES = ['float32', 'float64', 'float16', 'bfloat16'];
+const F16 = globalThis.Float16Array;
+
+function bits(t) {
+  const d = t.data;
+  const out = [];
+  if (d instanceof Float32Array || d instanceof Float64Array) {
+    for (const v of d) out.push(Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : String(v));
+  } else if (d instanceof Uint16Array || (F16 && d instanceof F16)) {
+    const b = new Uint16Array(d.buffer, d.byteOffset, d.length);
+    const nan = t.dtype === 'bfloat16' ? 0x7f80 : 0x7c00;
+    for (const v of b) out.push((v & 0x7fff) > nan ? 'NaN' : String(v));
+  } else {
+    for (const v of d) out.push(String(v));
+  }
+  return out;
+}
+
+async function agree(what, cpu, gpuTensor) {
+  const got = await gpuTensor.read();
+  const a = bits(cpu), b = bits(got);
+  if (JSON.stringify(cpu.shape) !== JSON.stringify(got.shape)) {
+    throw new Error(`${what}: shape ${JSON.stringify(got.shape)} on the GPU, ${JSON.stringify(cpu.shape)} on the CPU`);
+  }
+  if (got.data.constructor !== cpu.data.constructor) {
+    throw new Error(`${what}: ${got.data.constructor.name} on the GPU, ${cpu.data.constructor.name} on the CPU`);
+  }
+  const i = a.findIndex((v, k) => v !== b[k]);
+  if (i >= 0) throw new Error(`${what}: element ${i} is ${b[i]} on the GPU, ${a[i]} on the CPU`);
+}
+
+async function trials(ctx, count, seed, body) {
+  await unpool.init();
+  const gpu = await initWebGPU({ device: await ctx.requestDevice() });
+  for (let t = 0; t < count; ++t) {
+    const r = rng(seed + t);
+    try {
+      await body(r, gpu);
+    } catch (e) {
+      throw new Error(`seed ${seed + t}: ${e.message}`);
+    }
+  }
+  ctx.log(`${count} random trials agree`);
+}
+
+function poolCase(r) {
+  const dims = 1 + Math.floor(r() * 3);
+  const dtype = DTYPES[Math.floor(r() * 4)];
+  const layoutLast = r() < 0.4;
+  const n = 1 + Math.floor(r() * 2), c = 1 + Math.floor(r() * 3);
+  const kernel = [], stride = [], padding = [], dilation = [], spatial = [];
+  for (let i = 0; i < dims; ++i) {
+    const k = 1 + Math.floor(r() * 3);
+    const d = r() < 0.2 ? 2 : 1;
+    kernel.push(k); dilation.push(d);
+    stride.push(1 + Math.floor(r() * 3));
+    padding.push(Math.floor(r() * (Math.floor(k / 2) + 1)));
+    spatial.push((k - 1) * d + 1 + Math.floor(r() * (dims === 3 ? 4 : 8)));
+  }
+  const shape = layoutLast ? [n, ...spatial, c] : [n, c, ...spatial];
+  const layout = layoutLast ? ['NLC', 'NHWC', 'NDHWC'][dims - 1] : undefined;
+  const x = { ...valuesOf(r, dtype, shape.reduce((a, b) => a * b, 1)), shape };
+  const options = {
+    kernelSize: kernel, stride, padding, dilation, ceilMode: r() < 0.5,
+    indexType: r() < 0.5 ? 'int64' : 'int32', ...(layout ? { layout } : {}),
+  };
+  return { dims, dtype, x, options, layout };
+}
+
+export const cases = [
+  {
+    name: 'max pool, its backward pass, unpool and unpool backward: random geometry, values, layouts',
+    run: (ctx) => trials(ctx, 40, 1000, async (r, gpu) => {
+      const { dims, x, options, layout } = poolCase(r);
+      const X = gpu.upload(x);
+      const cpu = unpool[`maxPool${dims}d`](x, options);
+      const g = gpu[`maxPool${dims}d`](X, options);
+      await agree('pool output', cpu.output, g.output);
+      await agree('pool indices', cpu.indices, g.indices);
+      const grad = { ...valuesOf(r, x.dtype ?? (x.data instanceof Float32Array ? 'float32' : 'float64'), cpu.output.data.length), shape: cpu.output.shape };
+      if (x.dtype) grad.dtype = x.dtype;
+      const back = { ...options, inputShape: x.shape };
+      delete back.indexType;
+      await agree('pool backward', unpool[`maxPool${dims}dBackward`](grad, cpu.indices, back),
+                  gpu[`maxPool${dims}dBackward`](gpu.upload(grad), g.indices, back));
+      const uopts = { kernelSize: options.kernelSize, stride: options.stride, padding: options.padding,
+                      ...(layout ? { layout } : {}) };
+      let ucpu;
+      try { ucpu = unpool[`maxUnpool${dims}d`](cpu.output, cpu.indices, uopts); } catch { return; }
+      const ugpu = gpu[`maxUnpool${dims}d`](g.output, g.indices, uopts);
+      await agree('unpool', ucpu, ugpu);
+      await agree('unpool backward', unpool[`maxUnpool${dims}dBackward`](ucpu, cpu.indices, layout ? { layout } : undefined),
+                  gpu[`maxUnpool${dims}dBackward`](ugpu, g.indices, layout ? { layout } : undefined));
+    }),
+  },
+  {
+    name: 'duplicate and arbitrary indices: unpool (later position wins) and pool backward (scan order)',
+    run: (ctx) => trials(ctx, 30, 2000, async (r, gpu) => {
+      const { dims, x, options, layout } = poolCase(r);
+      const cpu = unpool[`maxPool${dims}d`](x, options);
+      const spatial = layout ? x.shape.slice(1, -1) : x.shape.slice(2);
+      const plane = spatial.reduce((a, b) => a * b, 1);
+      // Indices anywhere in the plane, many repeated.
+      const k = Math.max(1, Math.floor(r() * 4));
+      const raw = Array.from(cpu.indices.data, () => Math.floor(r() * Math.min(plane, k * 2)));
+      const indices = { data: options.indexType === 'int64' ? BigInt64Array.from(raw, BigInt) : Int32Array.from(raw),
+                        shape: cpu.indices.shape };
+      const I = gpu.upload(indices);
+      const Y = gpu.upload(cpu.output);
+      const outputSize = spatial;
+      const uopts = { outputSize, ...(layout ? { layout } : {}) };
+      await agree('unpool (kernel-free)', unpool[`maxUnpool${dims}d`](cpu.output, indices, uopts),
+                  gpu[`maxUnpool${dims}d`](Y, I, uopts));
+      const back = { ...options, inputShape: x.shape };
+      delete back.indexType;
+      await agree('pool backward, arbitrary indices', unpool[`maxPool${dims}dBackward`](cpu.output, indices, back),
+                  gpu[`maxPool${dims}dBackward`](Y, I, back));
+    }),
+  },
+  {
+    name: 'adaptive pool and backward, fractional pool and backward: random sizes',
+    run: (ctx) => trials(ctx, 60, 3000, async (r, gpu) => {
+      const { dims, x, layout } = poolCase(r);
+      const spatial = layout ? x.shape.slice(1, -1) : x.shape.slice(2);
+      const outputSize = spatial.map((s) => 1 + Math.floor(r() * (s + 2)));
+      const indexType = r() < 0.5 ? 'int64' : 'int32';
+      const aopts = { outputSize, indexType, ...(layout ? { layout } : {}) };
+      const cpu = unpool[`adaptiveMaxPool${dims}d`](x, aopts);
+      const X = gpu.upload(x);
+      const g = gpu[`adaptiveMaxPool${dims}d`](X, aopts);
+      await agree('adaptive output', cpu.output, g.output);
+      await agree('adaptive indices', cpu.indices, g.indices);
+      const bopts = { inputShape: x.shape, ...(layout ? { layout } : {}) };
+      await agree('adaptive backward', unpool[`adaptiveMaxPool${dims}dBackward`](cpu.output, cpu.indices, bopts),
+                  gpu[`adaptiveMaxPool${dims}dBackward`](g.output, g.indices, bopts));
+      if (dims === 1 || layout || x.dtype) return;
+      const k = 1 + Math.floor(r() * 2);
+      const fsize = spatial.map((s) => Math.max(1, Math.min(s - k + (dims === 3 ? 0 : 1), 1 + Math.floor(r() * s))));
+      const planes = x.shape[0] * x.shape[1];
+      const Arr = x.data instanceof Float64Array ? Float64Array : Float32Array;
+      const samples = { data: Arr.from({ length: planes * dims }, () => (r() < 0.1 ? 0.99999994 : r())), shape: [x.shape[0], x.shape[1], dims] };
+      const fopts = { kernelSize: k, outputSize: fsize, indexType };
+      let fc;
+      try { fc = unpool[`fractionalMaxPool${dims}d`](x, { ...fopts, randomSamples: samples }); } catch { return; }
+      fractionalRuns += 1;
+      const fg = gpu[`fractionalMaxPool${dims}d`](X, { ...fopts, randomSamples: gpu.upload(samples) });
+      await agree('fractional output', fc.output, fg.output);
+      await agree('fractional indices', fc.indices, fg.indices);
+      await agree('fractional backward', unpool[`fractionalMaxPool${dims}dBackward`](fc.output, fc.indices, { inputShape: x.shape }),
+                  gpu[`fractionalMaxPool${dims}dBackward`](fg.output, fg.indices, { inputShape: x.shape }));
+    }).then(() => {
+      ctx.log(`${fractionalRuns} of them fractional`);
+      if (fractionalRuns === 0) throw new Error('no trial reached the fractional pool');
+    }),
+  },
+];
