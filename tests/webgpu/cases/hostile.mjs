@@ -1,0 +1,118 @@
+// Hostile input to unpool/webgpu: each bad argument is a clear error naming
+// the function and the argument, and an index outside its plane writes
+// nothing outside the call's result buffers (guard words around them stay
+// as they were), while read() and check() reject with the CPU's error.
+import * as unpool from '../../../dist/index.js';
+import { GpuTensor, initWebGPU } from '../../../dist/webgpu/index.js';
+
+const STORAGE = 0x80, COPY_SRC = 0x04, COPY_DST = 0x08;
+
+async function setup(ctx) {
+  await unpool.init();
+  return initWebGPU({ device: await ctx.requestDevice() });
+}
+
+function throws(what, f, cls, pattern) {
+  let thrown;
+  try { f(); } catch (e) { thrown = e; }
+  if (!(thrown instanceof cls)) throw new Error(`${what}: want ${cls.name}, got ${thrown}`);
+  if (!pattern.test(thrown.message)) throw new Error(`${what}: message ${JSON.stringify(thrown.message)} !~ ${pattern}`);
+}
+
+async function rejects(what, p, pattern) {
+  let thrown;
+  try { await p; } catch (e) { thrown = e; }
+  if (thrown === undefined) throw new Error(`${what}: did not reject`);
+  if (!pattern.test(thrown.message)) throw new Error(`${what}: message ${JSON.stringify(thrown.message)} !~ ${pattern}`);
+  return thrown;
+}
+
+const x4 = () => ({ data: Float32Array.from({ length: 16 }, (_, i) => i), shape: [1, 1, 4, 4] });
+
+export const cases = [
+  {
+    name: 'bad tensors and buffers: host data, destroyed, another device, too small, no STORAGE',
+    run: async (ctx) => {
+      const gpu = await setup(ctx);
+      const X = gpu.upload(x4());
+      throws('host data to a GPU call', () => gpu.maxPool2d(x4(), { kernelSize: 2 }), TypeError,
+             /^maxPool2d: x must be a GpuTensor/);
+      throws('a GpuTensor to the wasm API', () => unpool.maxPool2d(X, { kernelSize: 2 }), TypeError,
+             /^maxPool2d: x is a GpuTensor/);
+      const other = await initWebGPU({ device: await ctx.requestDevice() });
+      throws('another device', () => other.maxPool2d(X, { kernelSize: 2 }), TypeError, /another device/);
+      const small = gpu.device.createBuffer({ size: 32, usage: STORAGE | COPY_SRC | COPY_DST });
+      throws('buffer too small', () => gpu.wrap(small, { shape: [1, 1, 4, 4], dtype: 'float32' }), RangeError,
+             /^gpu\.wrap: buffer has 32 bytes; shape \[1, 1, 4, 4\] of float32 needs 64/);
+      const mapOnly = gpu.device.createBuffer({ size: 64, usage: 0x01 | COPY_DST });
+      throws('no STORAGE', () => gpu.wrap(mapOnly, { shape: [16], dtype: 'float32' }), TypeError, /without STORAGE/);
+      throws('not a buffer', () => gpu.wrap({}, { shape: [16], dtype: 'float32' }), TypeError, /must be a GPUBuffer/);
+      throws('bad dtype', () => gpu.wrap(small, { shape: [2], dtype: 'uint8' }), TypeError, /^gpu\.wrap: dtype="uint8" must be one of/);
+      const { output, indices } = gpu.maxPool2d(X, { kernelSize: 2 });
+      throws('indices as values', () => gpu.maxUnpool2d(indices, indices, { kernelSize: 2 }), TypeError,
+             /x must hold .* data, got a GpuTensor of int32/);
+      throws('resident', () => gpu.maxPool2d(X, { kernelSize: 2, resident: true }), TypeError, /resident/);
+      throws('out of the wrong dtype', () => gpu.maxPool2d(X, { kernelSize: 2, out: { output: indices } }), TypeError,
+             /out\.output must be a GpuTensor of float32/);
+      throws('out sharing an input buffer', () => gpu.maxPool2d(X, { kernelSize: 2, out: { output: gpu.wrap(X.buffer, { shape: [1, 1, 2, 2], dtype: 'float32' }) } }),
+             TypeError, /shares its buffer/);
+      X.destroy();
+      X.destroy();  // twice is fine
+      throws('destroyed input', () => gpu.maxPool2d(X, { kernelSize: 2 }), TypeError, /x is a destroyed GpuTensor/);
+      await rejects('read of a destroyed tensor', (async () => X.read())(), /destroyed GpuTensor/);
+      // A wrapped buffer stays its owner's: destroy() leaves it usable.
+      const W = gpu.wrap(small, { shape: [8], dtype: 'float32' });
+      W.destroy();
+      const again = gpu.wrap(small, { shape: [8], dtype: 'float32' });
+      await again.read();
+      if (!(output instanceof GpuTensor)) throw new Error('results are GpuTensors');
+    },
+  },
+  {
+    name: 'an index outside its plane: nothing written past the results, read() and check() reject as the CPU throws',
+    run: async (ctx) => {
+      const gpu = await setup(ctx);
+      const values = { data: Float32Array.from([1, 2, 3, 4]), shape: [1, 1, 2, 2] };
+      const bad = { data: Int32Array.from([0, 3, 999999, -5]), shape: [1, 1, 2, 2] };
+      let cpuError;
+      try { unpool.maxUnpool2d(values, bad, { kernelSize: 2 }); } catch (e) { cpuError = e; }
+      // The result, placed in the middle of a buffer whose other words are guards.
+      const guard = 0xdeadbeef;
+      const words = 64;
+      const buffer = gpu.device.createBuffer({ size: words * 4, usage: STORAGE | COPY_SRC | COPY_DST });
+      gpu.device.queue.writeBuffer(buffer, 0, new Uint32Array(words).fill(guard));
+      const out = gpu.wrap(buffer, { shape: [1, 1, 4, 4], dtype: 'float32' });
+      const y = gpu.maxUnpool2d(gpu.upload(values), gpu.upload(bad), { kernelSize: 2, out });
+      if (y !== out) throw new Error('out is returned');
+      const e1 = await rejects('check()', y.check(), /indices\[2\]=999999 is out of range/);
+      const e2 = await rejects('read()', y.read(), /indices\[2\]=999999 is out of range/);
+      for (const e of [e1, e2]) {
+        if (e.message !== cpuError.message || e.code !== cpuError.code || e.name !== cpuError.name) {
+          throw new Error(`GPU ${e.name} ${e.code} ${e.message} | CPU ${cpuError.name} ${cpuError.code} ${cpuError.message}`);
+        }
+      }
+      const all = new Uint32Array(await gpu.wrap(buffer, { shape: [words], dtype: 'float32' }).read().then((r) => r.data.buffer));
+      for (let i = 16; i < words; ++i) {
+        if (all[i] !== guard) throw new Error(`guard word ${i} is ${all[i].toString(16)}`);
+      }
+      // Downstream of a failed call, the error reaches the results too.
+      const down = gpu.maxUnpool2dBackward(y, gpu.upload({ data: Int32Array.from([0, 1, 2, 3]), shape: [1, 1, 2, 2] }));
+      await rejects('downstream read()', down.read(), /indices\[2\]=999999/);
+      // int64 indices: a negative index words its value.
+      const bad64 = { data: BigInt64Array.from([0n, -7n, 1n, 2n]), shape: [1, 1, 2, 2] };
+      let cpu64;
+      try { unpool.maxUnpool2d(values, bad64, { kernelSize: 2 }); } catch (e) { cpu64 = e; }
+      const y64 = gpu.maxUnpool2d(gpu.upload(values), gpu.upload(bad64), { kernelSize: 2 });
+      const e3 = await rejects('int64 read()', y64.read(), /indices\[1\]=-7/);
+      if (e3.message !== cpu64.message) throw new Error(`${e3.message} | ${cpu64.message}`);
+      // A fractional sample outside [0, 1].
+      const x = { data: Float32Array.from({ length: 25 }, (_, i) => i), shape: [1, 1, 5, 5] };
+      const samples = { data: Float32Array.from([0.5, 1.5]), shape: [1, 1, 2] };
+      let cpuF;
+      try { unpool.fractionalMaxPool2d(x, { kernelSize: 2, outputSize: 3, randomSamples: samples }); } catch (e) { cpuF = e; }
+      const f = gpu.fractionalMaxPool2d(gpu.upload(x), { kernelSize: 2, outputSize: 3, randomSamples: gpu.upload(samples) });
+      const e4 = await rejects('sample read()', f.indices.read(), /randomSamples\[1\]=1\.5/);
+      if (e4.message !== cpuF.message) throw new Error(`${e4.message} | ${cpuF.message}`);
+    },
+  },
+];
