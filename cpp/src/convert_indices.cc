@@ -128,14 +128,30 @@ Check convert(const Geometry& g, Layout layout, int64_t channels, const Codec& f
   for_each_element(g, layout, channels, [&](int64_t e, int64_t n, int64_t ch) {
     const int64_t v = static_cast<int64_t>(src[e]);
     if (from.decode(v, n, ch) >= 0) return true;
+    const char* name = index_format_name(from.format);
     internal::Message m;
-    m << kOp << ": indices[" << e << "]=" << v << " is not a " << index_format_name(from.format)
-      << " index into its own plane (n=" << n << ", c=" << ch << ") of input "
+    m << kOp << ": indices[" << e << "]=" << v << " is not " << (name[0] == 'o' ? "an " : "a ")
+      << name << " index into its own plane (n=" << n << ", c=" << ch << ") of input "
       << internal::shape_string(input) << " (" << from.plane << " elements per plane)";
     c = Check{Status::kInvalidIndex, m.str()};
     return false;
   });
-  if (!c.ok()) return c;
+  if (!c.ok()) {
+    // Per-plane indices given as another format (PyTorch's ONNX exporter
+    // emits PyTorch's): say so when every index would be a valid one.
+    bool per_plane = from.format != IndexFormat::kPyTorch;
+    for (int64_t e = 0, total = g.planes * g.out_plane(); per_plane && e < total; ++e) {
+      const int64_t v = static_cast<int64_t>(src[e]);
+      per_plane = v >= 0 && v < from.plane;
+    }
+    if (per_plane) {
+      internal::Message m;
+      m << c.message << "; every index lies in [0, " << from.plane
+        << "): they may already be PyTorch's per-plane indices (from: 'pytorch')";
+      c = Check{Status::kInvalidIndex, m.str()};
+    }
+    return c;
+  }
   for_each_element(g, layout, channels, [&](int64_t e, int64_t n, int64_t ch) {
     dst[e] = static_cast<To>(to.encode(from.decode(static_cast<int64_t>(src[e]), n, ch), n, ch));
     return true;

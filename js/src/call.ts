@@ -5,7 +5,7 @@ import { ArrayClass, DType, DTYPES, Kind, namesOf, StorageArray } from './dtypes
 import type { OpName } from './heap.js';
 import type { OutSink } from './options.js';
 import { addressOf, classOf, WasmTensor } from './resident.js';
-import { checkTensor } from './tensor.js';
+import { checkTensor, typeError } from './tensor.js';
 
 /** A tensor argument: host data to copy in, or a resident tensor read in place. */
 export interface Input {
@@ -51,7 +51,7 @@ export function checkInput(fn: string, name: string, value: unknown, kind: Kind)
     const address = addressOf(fn, name, value);
     const type = DTYPES[value.dtype as DType];
     if (type.kind !== kind) {
-      throw new TypeError(`${fn}: ${name} must hold ${namesOf(kind)} data, got a ` +
+      throw typeError(`${fn}: ${name} must hold ${namesOf(kind)} data, got a ` +
           `WasmTensor of ${type.dtype}`);
     }
     // The shape is frozen: read, never written, so no copy.

@@ -7,6 +7,7 @@ import {
   AdaptiveMaxPoolOptions, fractionalMaxPoolBackwardNd, FractionalMaxPoolBackwardOptions,
   fractionalMaxPoolNd, FractionalMaxPoolOptions,
 } from './ops-adaptive.js';
+import type { OnlyKnown } from './options.js';
 import type { FloatInput, IndexInput } from './resident.js';
 import type { FloatArray } from './tensor.js';
 
@@ -24,7 +25,7 @@ import type { FloatArray } from './tensor.js';
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function adaptiveMaxPool1d<T extends FloatArray, const O extends AdaptiveMaxPoolOptions>(
-    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+    x: FloatInput<T>, options: OnlyKnown<O, AdaptiveMaxPoolOptions>): MaxPoolReturn<T, O> {
   return adaptiveMaxPoolNd(1, x, options) as MaxPoolReturn<T, O>;
 }
 
@@ -40,7 +41,7 @@ export function adaptiveMaxPool1d<T extends FloatArray, const O extends Adaptive
  */
 export function adaptiveMaxPool1dBackward<T extends FloatArray,
                                           const O extends AdaptiveMaxPoolBackwardOptions>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, AdaptiveMaxPoolBackwardOptions>): ResultFor<T, O> {
   return adaptiveMaxPoolBackwardNd(1, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -58,7 +59,7 @@ export function adaptiveMaxPool1dBackward<T extends FloatArray,
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function adaptiveMaxPool2d<T extends FloatArray, const O extends AdaptiveMaxPoolOptions>(
-    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+    x: FloatInput<T>, options: OnlyKnown<O, AdaptiveMaxPoolOptions>): MaxPoolReturn<T, O> {
   return adaptiveMaxPoolNd(2, x, options) as MaxPoolReturn<T, O>;
 }
 
@@ -74,7 +75,7 @@ export function adaptiveMaxPool2d<T extends FloatArray, const O extends Adaptive
  */
 export function adaptiveMaxPool2dBackward<T extends FloatArray,
                                           const O extends AdaptiveMaxPoolBackwardOptions>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, AdaptiveMaxPoolBackwardOptions>): ResultFor<T, O> {
   return adaptiveMaxPoolBackwardNd(2, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -92,7 +93,7 @@ export function adaptiveMaxPool2dBackward<T extends FloatArray,
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function adaptiveMaxPool3d<T extends FloatArray, const O extends AdaptiveMaxPoolOptions>(
-    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+    x: FloatInput<T>, options: OnlyKnown<O, AdaptiveMaxPoolOptions>): MaxPoolReturn<T, O> {
   return adaptiveMaxPoolNd(3, x, options) as MaxPoolReturn<T, O>;
 }
 
@@ -108,7 +109,7 @@ export function adaptiveMaxPool3d<T extends FloatArray, const O extends Adaptive
  */
 export function adaptiveMaxPool3dBackward<T extends FloatArray,
                                           const O extends AdaptiveMaxPoolBackwardOptions>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, AdaptiveMaxPoolBackwardOptions>): ResultFor<T, O> {
   return adaptiveMaxPoolBackwardNd(3, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -127,7 +128,7 @@ export function adaptiveMaxPool3dBackward<T extends FloatArray,
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function fractionalMaxPool2d<T extends FloatArray, const O extends FractionalMaxPoolOptions>(
-    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+    x: FloatInput<T>, options: OnlyKnown<O, FractionalMaxPoolOptions>): MaxPoolReturn<T, O> {
   return fractionalMaxPoolNd(2, x, options) as MaxPoolReturn<T, O>;
 }
 
@@ -142,7 +143,7 @@ export function fractionalMaxPool2d<T extends FloatArray, const O extends Fracti
  */
 export function fractionalMaxPool2dBackward<T extends FloatArray,
                                             const O extends FractionalMaxPoolBackwardOptions>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, FractionalMaxPoolBackwardOptions>): ResultFor<T, O> {
   return fractionalMaxPoolBackwardNd(2, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -161,7 +162,7 @@ export function fractionalMaxPool2dBackward<T extends FloatArray,
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function fractionalMaxPool3d<T extends FloatArray, const O extends FractionalMaxPoolOptions>(
-    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+    x: FloatInput<T>, options: OnlyKnown<O, FractionalMaxPoolOptions>): MaxPoolReturn<T, O> {
   return fractionalMaxPoolNd(3, x, options) as MaxPoolReturn<T, O>;
 }
 
@@ -176,6 +177,6 @@ export function fractionalMaxPool3d<T extends FloatArray, const O extends Fracti
  */
 export function fractionalMaxPool3dBackward<T extends FloatArray,
                                             const O extends FractionalMaxPoolBackwardOptions>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, FractionalMaxPoolBackwardOptions>): ResultFor<T, O> {
   return fractionalMaxPoolBackwardNd(3, gradOutput, indices, options) as ResultFor<T, O>;
 }

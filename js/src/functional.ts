@@ -1,42 +1,29 @@
 // The public functions, one per op and number of spatial dims, as
 // torch.nn.functional names them (camelCase). All need `await init()` first.
 //
-// Errors, thrown before anything runs and leaving nothing allocated:
-// - TypeError: a tensor that is not `{ data, shape }`, a `data` of the wrong
-//   array type, a size that is not a number, a bad `indexType` or `ceilMode`.
-// - RangeError: a size or shape entry that is not an integer, a data length
-//   that does not match the shape, shapes that do not match each other.
-// - UnpoolError (a RangeError with a `code`): whatever the core rejects, e.g.
-//   a kernel < 1, an index out of range or an outputSize outside its range.
+// Errors, thrown before anything runs and leaving nothing allocated, all
+// with a `code` (isUnpoolError tells them):
+// - UnpoolTypeError (a TypeError): a tensor that is not `{ data, shape }`, a
+//   `data` of the wrong array type, a size that is not a number, a bad
+//   `indexType` or `ceilMode` ('invalid_type'); an unknown option key
+//   ('unknown_option').
+// - UnpoolError (a RangeError): a size or shape entry that is not an
+//   integer, a data length that does not match the shape, shapes that do
+//   not match each other, and whatever the core rejects, e.g. a kernel < 1,
+//   an index out of range or an outputSize outside its range.
 import {
-  maxPoolBackwardNd, MaxPoolBackwardOptions, maxPoolNd, MaxPoolOptions, MaxPoolResult,
-  ResidentMaxPoolResult,
-  MaxUnpoolBackwardOptions, maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions, maxUnpoolOutputRangeNd, SizeRange,
+  maxPoolBackwardNd, MaxPoolBackwardOptions, maxPoolNd, MaxPoolOptions, MaxPoolReturn,
+  MaxUnpoolBackwardOptions, maxUnpoolBackwardNd, maxUnpoolNd, MaxUnpoolOptions, maxUnpoolOutputRangeNd,
+  ResultFor, SizeRange,
 } from './ops.js';
-import type { FloatInput, IndexInput, WasmTensor } from './resident.js';
-import type { FloatArray, IndexArray, TensorResult } from './tensor.js';
+import type { OnlyKnown } from './options.js';
+import type { FloatInput, IndexInput } from './resident.js';
+import type { FloatArray } from './tensor.js';
 
-/** The type of option `K` in `O` (undefined when `O` has no such key). */
-type OptionOf<O, K extends string> = K extends keyof O ? O[K] : undefined;
+export type { IndexArrayOf, MaxPoolReturn, ResultFor } from './ops.js';
 
-/** The index array type `indexType` selects (Int32Array by default). */
-export type IndexArrayOf<O> =
-    [OptionOf<O, 'indexType'>] extends ['int64'] ? BigInt64Array :
-    [OptionOf<O, 'indexType'>] extends ['int32' | undefined] ? Int32Array : IndexArray;
-
-/**
- * What a pool returns for options `O`: resident tensors with `resident:
- * true`, copies without (either, when `resident` is only known as a boolean).
- */
-export type MaxPoolReturn<T extends FloatArray, O> =
-    [OptionOf<O, 'resident'>] extends [true] ? ResidentMaxPoolResult<T, IndexArrayOf<O>> :
-    [OptionOf<O, 'resident'>] extends [false | undefined] ? MaxPoolResult<T, IndexArrayOf<O>> :
-    MaxPoolResult<T, IndexArrayOf<O>> | ResidentMaxPoolResult<T, IndexArrayOf<O>>;
-
-/** What the other ops return for options `O`: a WasmTensor with `resident: true`. */
-export type ResultFor<T extends FloatArray, O> =
-    [OptionOf<O, 'resident'>] extends [true] ? WasmTensor<T> :
-    [OptionOf<O, 'resident'>] extends [false | undefined] ? TensorResult<T> : TensorResult<T> | WasmTensor<T>;
+/** Options of maxUnpool1d/2d/3dOutputRange: the unpool's geometry (outputSize is ignored). */
+export type MaxUnpoolRangeOptions = Omit<MaxUnpoolOptions, 'out' | 'resident'>;
 
 /**
  * 1d max pooling with argmax indices, as `torch.nn.functional.max_pool1d(...,
@@ -51,7 +38,7 @@ export type ResultFor<T extends FloatArray, O> =
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function maxPool1d<T extends FloatArray, const O extends MaxPoolOptions>(
-    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+    x: FloatInput<T>, options: OnlyKnown<O, MaxPoolOptions>): MaxPoolReturn<T, O> {
   return maxPoolNd(1, x, options) as MaxPoolReturn<T, O>;
 }
 
@@ -70,7 +57,7 @@ export function maxPool1d<T extends FloatArray, const O extends MaxPoolOptions>(
  * @returns the unpooled tensor, dtype of x
  */
 export function maxUnpool1d<T extends FloatArray, const O extends MaxUnpoolOptions>(
-    x: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    x: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxUnpoolOptions>): ResultFor<T, O> {
   return maxUnpoolNd(1, x, indices, options) as ResultFor<T, O>;
 }
 
@@ -87,7 +74,7 @@ export function maxUnpool1d<T extends FloatArray, const O extends MaxUnpoolOptio
  */
 export function maxPool1dBackward<T extends FloatArray,
                                   const O extends MaxPoolBackwardOptions>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxPoolBackwardOptions>): ResultFor<T, O> {
   return maxPoolBackwardNd(1, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -102,7 +89,7 @@ export function maxPool1dBackward<T extends FloatArray,
  */
 export function maxUnpool1dBackward<T extends FloatArray,
                                     const O extends MaxUnpoolBackwardOptions = {}>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options?: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options?: OnlyKnown<O, MaxUnpoolBackwardOptions>): ResultFor<T, O> {
   return maxUnpoolBackwardNd(1, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -119,7 +106,7 @@ export function maxUnpool1dBackward<T extends FloatArray,
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function maxPool2d<T extends FloatArray, const O extends MaxPoolOptions>(
-    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+    x: FloatInput<T>, options: OnlyKnown<O, MaxPoolOptions>): MaxPoolReturn<T, O> {
   return maxPoolNd(2, x, options) as MaxPoolReturn<T, O>;
 }
 
@@ -138,7 +125,7 @@ export function maxPool2d<T extends FloatArray, const O extends MaxPoolOptions>(
  * @returns the unpooled tensor, dtype of x
  */
 export function maxUnpool2d<T extends FloatArray, const O extends MaxUnpoolOptions>(
-    x: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    x: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxUnpoolOptions>): ResultFor<T, O> {
   return maxUnpoolNd(2, x, indices, options) as ResultFor<T, O>;
 }
 
@@ -155,7 +142,7 @@ export function maxUnpool2d<T extends FloatArray, const O extends MaxUnpoolOptio
  */
 export function maxPool2dBackward<T extends FloatArray,
                                   const O extends MaxPoolBackwardOptions>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxPoolBackwardOptions>): ResultFor<T, O> {
   return maxPoolBackwardNd(2, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -170,7 +157,7 @@ export function maxPool2dBackward<T extends FloatArray,
  */
 export function maxUnpool2dBackward<T extends FloatArray,
                                     const O extends MaxUnpoolBackwardOptions = {}>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options?: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options?: OnlyKnown<O, MaxUnpoolBackwardOptions>): ResultFor<T, O> {
   return maxUnpoolBackwardNd(2, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -187,7 +174,7 @@ export function maxUnpool2dBackward<T extends FloatArray,
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
 export function maxPool3d<T extends FloatArray, const O extends MaxPoolOptions>(
-    x: FloatInput<T>, options: O): MaxPoolReturn<T, O> {
+    x: FloatInput<T>, options: OnlyKnown<O, MaxPoolOptions>): MaxPoolReturn<T, O> {
   return maxPoolNd(3, x, options) as MaxPoolReturn<T, O>;
 }
 
@@ -206,7 +193,7 @@ export function maxPool3d<T extends FloatArray, const O extends MaxPoolOptions>(
  * @returns the unpooled tensor, dtype of x
  */
 export function maxUnpool3d<T extends FloatArray, const O extends MaxUnpoolOptions>(
-    x: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    x: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxUnpoolOptions>): ResultFor<T, O> {
   return maxUnpoolNd(3, x, indices, options) as ResultFor<T, O>;
 }
 
@@ -223,7 +210,7 @@ export function maxUnpool3d<T extends FloatArray, const O extends MaxUnpoolOptio
  */
 export function maxPool3dBackward<T extends FloatArray,
                                   const O extends MaxPoolBackwardOptions>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxPoolBackwardOptions>): ResultFor<T, O> {
   return maxPoolBackwardNd(3, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -238,7 +225,7 @@ export function maxPool3dBackward<T extends FloatArray,
  */
 export function maxUnpool3dBackward<T extends FloatArray,
                                     const O extends MaxUnpoolBackwardOptions = {}>(
-    gradOutput: FloatInput<T>, indices: IndexInput, options?: O): ResultFor<T, O> {
+    gradOutput: FloatInput<T>, indices: IndexInput, options?: OnlyKnown<O, MaxUnpoolBackwardOptions>): ResultFor<T, O> {
   return maxUnpoolBackwardNd(3, gradOutput, indices, options) as ResultFor<T, O>;
 }
 
@@ -248,7 +235,7 @@ export function maxUnpool3dBackward<T extends FloatArray,
  * default + stride`, and >= 1). `outputSize` in the options is ignored.
  */
 export function maxUnpool1dOutputRange(inputShape: readonly number[],
-                                      options: MaxUnpoolOptions): SizeRange[] {
+                                      options: MaxUnpoolRangeOptions): SizeRange[] {
   return maxUnpoolOutputRangeNd(1, inputShape, options);
 }
 
@@ -258,7 +245,7 @@ export function maxUnpool1dOutputRange(inputShape: readonly number[],
  * default + stride`, and >= 1). `outputSize` in the options is ignored.
  */
 export function maxUnpool2dOutputRange(inputShape: readonly number[],
-                                      options: MaxUnpoolOptions): SizeRange[] {
+                                      options: MaxUnpoolRangeOptions): SizeRange[] {
   return maxUnpoolOutputRangeNd(2, inputShape, options);
 }
 
@@ -268,6 +255,6 @@ export function maxUnpool2dOutputRange(inputShape: readonly number[],
  * default + stride`, and >= 1). `outputSize` in the options is ignored.
  */
 export function maxUnpool3dOutputRange(inputShape: readonly number[],
-                                      options: MaxUnpoolOptions): SizeRange[] {
+                                      options: MaxUnpoolRangeOptions): SizeRange[] {
   return maxUnpoolOutputRangeNd(3, inputShape, options);
 }

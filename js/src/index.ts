@@ -20,7 +20,9 @@ export type { DType, DTypeOf, FloatInput, IndexInput } from './resident.js';
 export * from './functional.js';
 export * from './functional-adaptive.js';
 export { MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules.js';
-export type { MaxPoolModuleOptions, MaxUnpoolModuleOptions } from './modules.js';
+export type {
+  IndexArrayFor, MaxPoolModuleOptions, MaxUnpoolModuleOptions, ModuleCallOptions, ModulePoolCallOptions,
+} from './modules.js';
 export {
   AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d, FractionalMaxPool2d, FractionalMaxPool3d,
 } from './modules-adaptive.js';
@@ -37,10 +39,11 @@ export type {
 } from './ops.js';
 export { convertIndices, outputSizeRange } from './interop.js';
 export type {
-  ConvertIndicesOptions, DimsOptions, IndexFormat, OutputSizeRangeOptions,
+  ConvertedIndexArray, ConvertIndicesOptions, DimsOptions, IndexFormat, OutputSizeRangeOptions,
 } from './interop.js';
 export type { Layout } from './layout.js';
-export { UnpoolError } from './tensor.js';
+export { isUnpoolError, UnpoolError, UnpoolTypeError } from './tensor.js';
+export type { UnpoolErrorCode, UnpoolRangeErrorCode, UnpoolTypeErrorCode } from './tensor.js';
 export type {
   Float16ArrayLike, Float16ArrayShape, FloatArray, IndexArray, IndexType, Size, Tensor, TensorData,
   TensorLike, TensorResult, ValueDType,

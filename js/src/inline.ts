@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 import { init as initFrom, isReady, simdSupported } from './loader.js';
+import { typeError } from './tensor.js';
 import { scalarWasmBase64, simdWasmBase64 } from './wasm-base64.js';
 
 export * from './index.js';
@@ -36,16 +37,16 @@ function decode(base64: string): Uint8Array {
  */
 export function init(options: InlineInitOptions = {}): Promise<void> {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`init: options must be an object, got ${String(options)}`);
+    throw typeError(`init: options must be an object, got ${String(options)}`);
   }
   const given = options as Record<string, unknown>;
   for (const key of ['wasmBinary', 'locateFile']) {
     if (given[key] !== undefined) {
-      throw new TypeError(`init: ${key} is not an option of unpool/inline (the module is embedded)`);
+      throw typeError(`init: ${key} is not an option of unpool/inline (the module is embedded)`);
     }
   }
   if (options.simd !== undefined && typeof options.simd !== 'boolean') {
-    throw new TypeError(`init: simd=${String(options.simd)} must be a boolean`);
+    throw typeError(`init: simd=${String(options.simd)} must be a boolean`);
   }
   if (isReady()) return initFrom();
   const simd = options.simd ?? simdSupported();

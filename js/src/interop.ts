@@ -5,10 +5,14 @@ import { DTYPES } from './dtypes.js';
 import { HeapBlock, runtimeOf } from './heap.js';
 import { Layout, layoutCode } from './layout.js';
 import { wasm } from './loader.js';
-import { maxUnpoolOutputRangeNd, SizeRange } from './ops.js';
-import { indexTypeOf, plainGeometry, UnpoolGeometry } from './options.js';
+import { maxUnpoolOutputRangeNd, OptionOf, SizeRange } from './ops.js';
 import {
-  checkShape, checkTensor, describe, IndexArray, IndexType, numel, TensorResult, TensorLike,
+  checkOptionKeys, CONVERT_INDICES_KEYS, indexTypeOf, OnlyKnown, OUTPUT_SIZE_RANGE_KEYS,
+  plainGeometry, UnpoolGeometry,
+} from './options.js';
+import {
+  checkShape, checkTensor, describe, IndexArray, IndexType, numel, rangeError, TensorResult,
+  TensorLike, typeError,
 } from './tensor.js';
 
 /**
@@ -45,6 +49,18 @@ export interface ConvertIndicesOptions extends DimsOptions {
   indexType?: IndexType;
 }
 
+/**
+ * The index array convertIndices returns for options `O`: `indexType`'s,
+ * else Int32Array for `to: 'pytorch'` and BigInt64Array for the other formats.
+ */
+export type ConvertedIndexArray<O> =
+    [OptionOf<O, 'indexType'>] extends ['int64'] ? BigInt64Array :
+    [OptionOf<O, 'indexType'>] extends ['int32'] ? Int32Array :
+    [OptionOf<O, 'indexType'>] extends [undefined] ?
+      ([OptionOf<O, 'to'>] extends ['pytorch'] ? Int32Array :
+       [OptionOf<O, 'to'>] extends [Exclude<IndexFormat, 'pytorch'>] ? BigInt64Array : IndexArray) :
+    IndexArray;
+
 /** Options of outputSizeRange. */
 export interface OutputSizeRangeOptions extends DimsOptions {
   kernelSize: number | readonly number[];
@@ -61,26 +77,27 @@ function spatialDims(fn: string, options: DimsOptions, shape: readonly number[],
                      shapeName: string): number {
   const { layout, dims } = options;
   if (dims !== undefined && dims !== 1 && dims !== 2 && dims !== 3) {
-    throw new RangeError(`${fn}: dims=${describe(dims)} must be 1, 2 or 3`);
+    throw rangeError(`${fn}: dims=${describe(dims)} must be 1, 2 or 3`);
   }
   if (layout !== undefined) {
     if (typeof layout !== 'string') {
-      throw new TypeError(`${fn}: layout=${describe(layout)} must be one of ` +
+      throw typeError(`${fn}: layout=${describe(layout)} must be one of ` +
           `'NCL', 'NLC', 'NCHW', 'NHWC', 'NCDHW', 'NDHWC'`);
     }
     const byName = [1, 2, 3].find((d) => layout.length === d + 2);
     // layoutCode names what is wrong with a bad layout.
     layoutCode(fn, byName ?? dims ?? 2, layout);
     if (dims !== undefined && dims !== byName) {
-      throw new RangeError(`${fn}: dims=${dims} does not match layout=${describe(layout)}`);
+      throw rangeError(`${fn}: dims=${dims} does not match layout=${describe(layout)}`);
     }
     return byName!;
   }
   if (dims !== undefined) return dims;
   const d = shape.length - 2;
   if (d < 1 || d > 3) {
-    throw new RangeError(`${fn}: ${shapeName}=${describe(shape)} has ${shape.length} dims; ` +
-        'a batched (N, C, spatial...) shape has 3 to 5 (for an unbatched one give layout or dims)');
+    throw rangeError(`${fn}: ${shapeName}=${describe(shape)} has ${shape.length} dims; ` +
+        'a batched (N, C, spatial...) shape has 3 to 5 (for an unbatched one give layout or dims)',
+        'invalid_shape');
   }
   return d;
 }
@@ -90,9 +107,9 @@ function formatCode(fn: string, name: string, value: unknown): number {
   if (i >= 0) return i;
   const list = FORMATS.map((f) => `'${f}'`).join(', ');
   if (typeof value !== 'string') {
-    throw new TypeError(`${fn}: ${name}=${describe(value)} must be one of ${list}`);
+    throw typeError(`${fn}: ${name}=${describe(value)} must be one of ${list}`);
   }
-  throw new RangeError(`${fn}: ${name}=${describe(value)} is not an index format; expected one of ${list}`);
+  throw rangeError(`${fn}: ${name}=${describe(value)} is not an index format; expected one of ${list}`);
 }
 
 /**
@@ -115,24 +132,26 @@ function formatCode(fn: string, name: string, value: unknown): number {
  *   spatialDims: default `inputShape.length - 2`); indexType of the result
  * @returns indices of the same shape in format `to`
  */
-export function convertIndices(indices: TensorLike<IndexArray>,
-                               options: ConvertIndicesOptions): TensorResult<IndexArray> {
+export function convertIndices<const O extends ConvertIndicesOptions>(
+    indices: TensorLike<IndexArray>, options: OnlyKnown<O, ConvertIndicesOptions>):
+    TensorResult<ConvertedIndexArray<O>> {
   const fn = 'convertIndices';
   const m = wasm(fn);
+  checkOptionKeys(fn, options, CONVERT_INDICES_KEYS);
   const it = checkTensor(fn, 'indices', indices, 'index');
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${fn}: options must be an object with from, to and inputShape, ` +
+    throw typeError(`${fn}: options must be an object with from, to and inputShape, ` +
         `got ${describe(options)}`);
   }
   const from = formatCode(fn, 'from', options.from);
   const to = formatCode(fn, 'to', options.to);
-  if (options.inputShape === undefined) throw new TypeError(`${fn}: inputShape is required`);
+  if (options.inputShape === undefined) throw typeError(`${fn}: inputShape is required`);
   const inputShape = checkShape(fn, 'inputShape', options.inputShape);
   const dims = spatialDims(fn, options, inputShape, 'inputShape');
   const layout = layoutCode(fn, dims, options.layout);
   const { indexType } = options;
   if (indexType !== undefined && indexType !== 'int32' && indexType !== 'int64') {
-    throw new TypeError(`${fn}: indexType=${describe(indexType)} must be 'int32' or 'int64'`);
+    throw typeError(`${fn}: indexType=${describe(indexType)} must be 'int32' or 'int64'`);
   }
   const toType = DTYPES[indexTypeOf(fn, indexType ?? (to === 0 ? 'int32' : 'int64'))];
   const n = numel(it.shape);
@@ -147,8 +166,8 @@ export function convertIndices(indices: TensorLike<IndexArray>,
     rt.check(m.convertIndices(rt.block, from, rt.codes[it.type.dtype], ps,
                               to, rt.codes[toType.dtype], pd));
     return {
-      data: toType.copy(block.view(1, toType.dtype, n)) as IndexArray, shape: it.shape,
-      dtype: toType.dtype as IndexType,
+      data: toType.copy(block.view(1, toType.dtype, n)) as ConvertedIndexArray<O>, shape: it.shape,
+      dtype: toType.dtype as TensorResult<ConvertedIndexArray<O>>['dtype'],
     };
   } finally {
     block.free();
@@ -168,9 +187,10 @@ export function outputSizeRange(shape: readonly number[],
                                 options: OutputSizeRangeOptions): SizeRange[] {
   const fn = 'outputSizeRange';
   wasm(fn);
+  checkOptionKeys(fn, options, OUTPUT_SIZE_RANGE_KEYS);
   const s = checkShape(fn, 'shape', shape);
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${fn}: options must be an object with kernelSize, got ${describe(options)}`);
+    throw typeError(`${fn}: options must be an object with kernelSize, got ${describe(options)}`);
   }
   const dims = spatialDims(fn, options, s, 'shape');
   const g: UnpoolGeometry = {

@@ -1,7 +1,7 @@
 // Layout names: where the channel dim sits. The core takes a code
 // (unpool::Layout: 0 channels-first, 1 channels-last); the names say it
 // with the tensor's letters, as PyTorch, ONNX and TensorFlow write them.
-import { describe } from './tensor.js';
+import { describe, rangeError, typeError } from './tensor.js';
 
 /**
  * Memory layout of a tensor. Channels-first (PyTorch, ONNX): `NCL`, `NCHW`,
@@ -29,10 +29,10 @@ export function layoutCode(fn: string, dims: number, value: unknown, name = 'lay
   if (value === first) return 0;
   if (value === last) return 1;
   if (typeof value !== 'string') {
-    throw new TypeError(`${fn}: ${name}=${describe(value)} must be '${first}' or '${last}'`);
+    throw typeError(`${fn}: ${name}=${describe(value)} must be '${first}' or '${last}'`);
   }
   const other = Object.entries(NAMES).find(([, names]) => names.includes(value as Layout));
-  throw new RangeError(`${fn}: ${name}=${describe(value)} ` +
+  throw rangeError(`${fn}: ${name}=${describe(value)} ` +
       (other ? `is a ${other[0]}d layout; ` : 'is not a layout; ') +
       `a ${dims}d op takes '${first}' or '${last}'`);
 }

@@ -10,6 +10,7 @@
 import createUnpoolModule from './unpool.mjs';
 import type { UnpoolWasmModule } from './unpool.mjs';
 import { attachRuntime } from './heap.js';
+import { typeError } from './tensor.js';
 
 /** Where the `.wasm` comes from, and which build; every field is optional. */
 export interface InitOptions {
@@ -84,16 +85,16 @@ async function readNodeBinary(location: string | URL): Promise<Uint8Array> {
 
 function checkOptions(options: InitOptions): void {
   if (options.simd !== undefined && typeof options.simd !== 'boolean') {
-    throw new TypeError(`init: simd=${String(options.simd)} must be a boolean`);
+    throw typeError(`init: simd=${String(options.simd)} must be a boolean`);
   }
   if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
-    throw new TypeError(`init: locateFile=${String(options.locateFile)} must be a function`);
+    throw typeError(`init: locateFile=${String(options.locateFile)} must be a function`);
   }
   const bytes = options.wasmBinary;
   if (bytes !== undefined && !(bytes instanceof ArrayBuffer) && !(bytes instanceof Uint8Array)) {
     const what = bytes === null ? 'null' : typeof bytes !== 'object' ? `a ${typeof bytes}`
                                         : Object.prototype.toString.call(bytes).slice(8, -1);
-    throw new TypeError(`init: wasmBinary (${what}) must be an ArrayBuffer or a Uint8Array`);
+    throw typeError(`init: wasmBinary (${what}) must be an ArrayBuffer or a Uint8Array`);
   }
 }
 
@@ -146,7 +147,7 @@ async function load(options: InitOptions): Promise<UnpoolWasmModule> {
  */
 export function init(options: InitOptions = {}): Promise<void> {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`init: options must be an object, got ${String(options)}`);
+    throw typeError(`init: options must be an object, got ${String(options)}`);
   }
   if (!loading) {
     loading = load(options).then(

@@ -1,33 +1,77 @@
 // Module classes mirroring torch.nn.MaxPool{1,2,3}d and MaxUnpool{1,2,3}d:
 // the geometry is fixed at construction, forward() takes the tensors.
-// Arguments are checked when forward() runs, as in PyTorch.
+// Arguments are checked when forward() runs, as in PyTorch; an unknown
+// option key is refused at construction, as PyTorch refuses an unknown
+// keyword argument.
 import {
-  maxPoolBackwardNd, maxPoolNd, MaxPoolResult, maxUnpoolBackwardNd, maxUnpoolNd,
+  maxPoolBackwardNd, maxPoolNd, MaxPoolReturn, maxUnpoolBackwardNd, maxUnpoolNd, ResultFor,
 } from './ops.js';
 import type { Layout } from './layout.js';
-import { describe } from './tensor.js';
+import {
+  checkOptionKeys, MAX_POOL_MODULE_KEYS, MAX_UNPOOL_MODULE_KEYS, MODULE_CALL_KEYS, OnlyKnown,
+  ResultOptions,
+} from './options.js';
+import { describe, typeError } from './tensor.js';
 import type { FloatInput, IndexInput } from './resident.js';
-import type { FloatArray, IndexArray, IndexType, Size, TensorResult } from './tensor.js';
+import type { FloatArray, IndexArray, IndexType, Size } from './tensor.js';
 
-// The options argument must be an object (its values are checked by forward():
-// only a missing value takes the default, a null is refused there, as in the
-// functions).
-export function moduleOptions<T>(cls: string, options: T | undefined): Partial<T> {
+/**
+ * The options object of a module class, checked: an object whose keys are
+ * all in `known` (its values are checked by forward(): only a missing value
+ * takes the default, a null is refused there, as in the functions).
+ */
+export function moduleOptions<T>(cls: string, options: T | undefined,
+                                 known: readonly string[]): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${cls}: options must be an object, got ${describe(options)}`);
+    throw typeError(`${cls}: options must be an object, got ${describe(options)}`);
   }
+  checkOptionKeys(cls, options, known);
   return options;
 }
 
+/**
+ * Runs `run` as method `method` of a module class (`MaxPool2d.forward`):
+ * its errors, which name the function that ran (`maxPool2d: ...`), name the
+ * method instead, keeping their class and code. `call` is the method's own
+ * options (out, resident), whose keys are checked first.
+ */
+export function asMethod<R>(method: string, op: string, call: unknown, run: () => R): R {
+  if (call !== undefined && (call === null || typeof call !== 'object')) {
+    throw typeError(`${method}: options must be an object { out?, resident? }, got ` +
+        `${describe(call)}`);
+  }
+  checkOptionKeys(method, call, MODULE_CALL_KEYS);
+  try {
+    return run();
+  } catch (e) {
+    const prefix = `${op}: `;
+    if (e instanceof Error && e.message.startsWith(prefix)) {
+      const message = `${method}: ${e.message.slice(prefix.length)}`;
+      if (typeof e.stack === 'string') e.stack = e.stack.replace(e.message, message);
+      e.message = message;
+    }
+    throw e;
+  }
+}
+
+/** The index array of an index type: Int32Array for 'int32', BigInt64Array for 'int64'. */
+export type IndexArrayFor<X extends IndexType> =
+    [X] extends ['int32'] ? Int32Array : [X] extends ['int64'] ? BigInt64Array : IndexArray;
+
+/** The options of a pool module's forward(): where its results go. */
+export type ModulePoolCallOptions = ResultOptions<{ output?: FloatArray; indices?: IndexArray }>;
+/** The options of the other module methods: where the result goes. */
+export type ModuleCallOptions = ResultOptions<FloatArray>;
+
 /** Constructor options of MaxPool1d/2d/3d. */
-export interface MaxPoolModuleOptions {
+export interface MaxPoolModuleOptions<X extends IndexType = IndexType> {
   stride?: Size | null;
   padding?: Size;
   dilation?: Size;
   ceilMode?: boolean;
   /** Index dtype of forward's indices; 'int32' by default. */
-  indexType?: IndexType;
+  indexType?: X;
   /** Channels-first ('NCHW', default) or channels-last ('NHWC'); 1d/3d likewise. */
   layout?: Layout;
 }
@@ -40,38 +84,50 @@ export interface MaxUnpoolModuleOptions {
   layout?: Layout;
 }
 
-abstract class MaxPoolNd {
+abstract class MaxPoolNd<X extends IndexType> {
   readonly kernelSize: Size;
   readonly stride: Size | null;
   readonly padding: Size;
   readonly dilation: Size;
   readonly ceilMode: boolean;
-  readonly indexType: IndexType;
+  readonly indexType: X;
   readonly layout: Layout | undefined;
 
   protected constructor(private readonly dims: number, kernelSize: Size,
-                        opts?: MaxPoolModuleOptions) {
-    const options = moduleOptions(`MaxPool${dims}d`, opts);
+                        opts?: MaxPoolModuleOptions<X>) {
+    const options = moduleOptions(`MaxPool${dims}d`, opts, MAX_POOL_MODULE_KEYS);
     this.kernelSize = kernelSize;
     this.stride = options.stride ?? null;
     this.padding = options.padding === undefined ? 0 : options.padding;
     this.dilation = options.dilation === undefined ? 1 : options.dilation;
     this.ceilMode = options.ceilMode === undefined ? false : options.ceilMode;
-    this.indexType = options.indexType === undefined ? 'int32' : options.indexType;
+    this.indexType = options.indexType === undefined ? 'int32' as X : options.indexType;
     this.layout = options.layout;
   }
 
-  /** Pools `x`; returns the output and the argmax indices. */
-  forward<T extends FloatArray>(x: FloatInput<T>): MaxPoolResult<T, IndexArray> {
-    return maxPoolNd(this.dims, x, { ...this.geometry(), indexType: this.indexType }) as
-        MaxPoolResult<T, IndexArray>;
+  /**
+   * Pools `x`; returns the output and the argmax indices (Int32Array, or
+   * BigInt64Array with `indexType: 'int64'`). `options.out` and
+   * `options.resident` as in maxPoolNd.
+   */
+  forward<T extends FloatArray, const O extends ModulePoolCallOptions = {}>(
+      x: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>):
+      MaxPoolReturn<T, O & { indexType: X }> {
+    const d = this.dims;
+    return asMethod(`MaxPool${d}d.forward`, `maxPool${d}d`, options, () => maxPoolNd(d, x, {
+      ...this.geometry(), indexType: this.indexType, out: options?.out, resident: options?.resident,
+    })) as MaxPoolReturn<T, O & { indexType: X }>;
   }
 
   /** Gradient of forward() w.r.t. its input (scatter-add), geometry checked. */
-  backward<T extends FloatArray>(gradOutput: FloatInput<T>, indices: IndexInput,
-                                 inputShape: readonly number[]): TensorResult<T> {
-    return maxPoolBackwardNd(this.dims, gradOutput, indices,
-                             { ...this.geometry(), inputShape }) as TensorResult<T>;
+  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
+      gradOutput: FloatInput<T>, indices: IndexInput, inputShape: readonly number[],
+      options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
+    const d = this.dims;
+    return asMethod(`MaxPool${d}d.backward`, `maxPool${d}dBackward`, options, () =>
+      maxPoolBackwardNd(d, gradOutput, indices, {
+        ...this.geometry(), inputShape, out: options?.out, resident: options?.resident,
+      })) as ResultFor<T, O>;
   }
 
   private geometry() {
@@ -90,7 +146,7 @@ abstract class MaxUnpoolNd {
 
   protected constructor(private readonly dims: number, kernelSize: Size,
                         opts?: MaxUnpoolModuleOptions) {
-    const options = moduleOptions(`MaxUnpool${dims}d`, opts);
+    const options = moduleOptions(`MaxUnpool${dims}d`, opts, MAX_UNPOOL_MODULE_KEYS);
     this.kernelSize = kernelSize;
     this.stride = options.stride ?? null;
     this.padding = options.padding === undefined ? 0 : options.padding;
@@ -100,37 +156,45 @@ abstract class MaxUnpoolNd {
   /**
    * Unpools `x` with `indices`. `outputSize` is optional: spatial sizes, maybe
    * preceded by N and C as in PyTorch (e.g. a previous input's shape).
+   * `options.out` and `options.resident` as in maxUnpoolNd.
    */
-  forward<T extends FloatArray>(x: FloatInput<T>, indices: IndexInput,
-                                outputSize?: readonly number[] | null): TensorResult<T> {
-    // The functions' kernel-free form is not a module's: a module has a kernel.
-    if (this.kernelSize === undefined) {
-      throw new TypeError(`maxUnpool${this.dims}d: kernelSize is required`);
-    }
-    return maxUnpoolNd(this.dims, x, indices, {
-      kernelSize: this.kernelSize, stride: this.stride, padding: this.padding, outputSize,
-      layout: this.layout,
-    }) as TensorResult<T>;
+  forward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
+      x: FloatInput<T>, indices: IndexInput, outputSize?: readonly number[] | null,
+      options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
+    const d = this.dims;
+    return asMethod(`MaxUnpool${d}d.forward`, `maxUnpool${d}d`, options, () => {
+      // The functions' kernel-free form is not a module's: a module has a kernel.
+      if (this.kernelSize === undefined) throw typeError(`maxUnpool${d}d: kernelSize is required`);
+      return maxUnpoolNd(d, x, indices, {
+        kernelSize: this.kernelSize, stride: this.stride, padding: this.padding, outputSize,
+        layout: this.layout, out: options?.out, resident: options?.resident,
+      });
+    }) as ResultFor<T, O>;
   }
 
   /** Gradient of forward() w.r.t. `x` (a gather); shape of `indices`. */
-  backward<T extends FloatArray>(gradOutput: FloatInput<T>,
-                                 indices: IndexInput): TensorResult<T> {
-    return maxUnpoolBackwardNd(this.dims, gradOutput, indices, { layout: this.layout }) as TensorResult<T>;
+  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
+      gradOutput: FloatInput<T>, indices: IndexInput,
+      options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
+    const d = this.dims;
+    return asMethod(`MaxUnpool${d}d.backward`, `maxUnpool${d}dBackward`, options, () =>
+      maxUnpoolBackwardNd(d, gradOutput, indices, {
+        layout: this.layout, out: options?.out, resident: options?.resident,
+      })) as ResultFor<T, O>;
   }
 }
 
 /** As torch.nn.MaxPool1d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
-export class MaxPool1d extends MaxPoolNd {
-  constructor(kernelSize: Size, options?: MaxPoolModuleOptions) { super(1, kernelSize, options); }
+export class MaxPool1d<X extends IndexType = 'int32'> extends MaxPoolNd<X> {
+  constructor(kernelSize: Size, options?: MaxPoolModuleOptions<X>) { super(1, kernelSize, options); }
 }
 /** As torch.nn.MaxPool2d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
-export class MaxPool2d extends MaxPoolNd {
-  constructor(kernelSize: Size, options?: MaxPoolModuleOptions) { super(2, kernelSize, options); }
+export class MaxPool2d<X extends IndexType = 'int32'> extends MaxPoolNd<X> {
+  constructor(kernelSize: Size, options?: MaxPoolModuleOptions<X>) { super(2, kernelSize, options); }
 }
 /** As torch.nn.MaxPool3d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
-export class MaxPool3d extends MaxPoolNd {
-  constructor(kernelSize: Size, options?: MaxPoolModuleOptions) { super(3, kernelSize, options); }
+export class MaxPool3d<X extends IndexType = 'int32'> extends MaxPoolNd<X> {
+  constructor(kernelSize: Size, options?: MaxPoolModuleOptions<X>) { super(3, kernelSize, options); }
 }
 /** As torch.nn.MaxUnpool1d(kernel_size, stride, padding). */
 export class MaxUnpool1d extends MaxUnpoolNd {

@@ -12,12 +12,15 @@ import {
   checkOptions,
   drawSamples, FractionalMaxPoolBackwardOptions, fractionalGeometry, FractionalMaxPoolOptions,
 } from './options-adaptive.js';
-import { indexTypeOf, plainGeometry, poolOut, resultMode } from './options.js';
+import {
+  ADAPTIVE_MAX_POOL_KEYS, checkOptionKeys, FRACTIONAL_MAX_POOL_KEYS, indexTypeOf, plainGeometry,
+  POOL_BACKWARD_KEYS, poolOut, resultMode,
+} from './options.js';
 import {
   backwardInputs, float, indexOutput, MaxPoolResult, ResidentMaxPoolResult, run, sameShape,
 } from './ops.js';
 import type { WasmTensor } from './resident.js';
-import { checkShape, FloatArray, TensorResult } from './tensor.js';
+import { checkShape, FloatArray, TensorResult, typeError } from './tensor.js';
 
 export type {
   AdaptiveMaxPoolBackwardOptions, AdaptiveMaxPoolOptions, FractionalMaxPoolBackwardOptions,
@@ -31,6 +34,7 @@ export function adaptiveMaxPoolNd(dims: number, x: unknown,
                                   options: AdaptiveMaxPoolOptions): PoolResult {
   const fn = `adaptiveMaxPool${dims}d`;
   const m = wasm(fn);
+  checkOptionKeys(fn, options, ADAPTIVE_MAX_POOL_KEYS);
   const xi = checkInput(fn, 'x', x, 'float');
   checkOptions(fn, options, 'outputSize');
   const indexType = indexTypeOf(fn, options.indexType);
@@ -50,7 +54,7 @@ export function adaptiveMaxPoolNd(dims: number, x: unknown,
  */
 function fractionalValues(fn: string, name: string, i: Input): void {
   if (!DTYPES[i.dtype].fractional) {
-    throw new TypeError(`${fn}: ${name} holds ${i.dtype} values; fractional pooling takes ` +
+    throw typeError(`${fn}: ${name} holds ${i.dtype} values; fractional pooling takes ` +
         `${namesOf('float', (t) => t.fractional)} only`);
   }
 }
@@ -61,7 +65,7 @@ function samplesOf(fn: string, dims: number, xi: Input, value: unknown): Input {
                         value === undefined ? drawSamples(fn, xi.shape, dims, xi.dtype) : value,
                         'float');
   if (si.dtype !== xi.dtype) {
-    throw new TypeError(`${fn}: randomSamples must have the dtype of x (${xi.dtype}), ` +
+    throw typeError(`${fn}: randomSamples must have the dtype of x (${xi.dtype}), ` +
         `got ${si.dtype}`);
   }
   // A plane's samples: the last dim (the core checks the shape).
@@ -72,6 +76,7 @@ export function fractionalMaxPoolNd(dims: number, x: unknown,
                                     options: FractionalMaxPoolOptions): PoolResult {
   const fn = `fractionalMaxPool${dims}d`;
   const m = wasm(fn);
+  checkOptionKeys(fn, options, FRACTIONAL_MAX_POOL_KEYS);
   const xi = checkInput(fn, 'x', x, 'float');
   fractionalValues(fn, 'x', xi);
   checkOptions(fn, options, 'kernelSize');
@@ -91,7 +96,7 @@ export function fractionalMaxPoolNd(dims: number, x: unknown,
 /** The inputShape of a backward op's options, checked. */
 function inputShapeOf(fn: string, options: { inputShape?: unknown }): number[] {
   checkOptions(fn, options, 'inputShape');
-  if (options.inputShape === undefined) throw new TypeError(`${fn}: inputShape is required`);
+  if (options.inputShape === undefined) throw typeError(`${fn}: inputShape is required`);
   return checkShape(fn, 'inputShape', options.inputShape);
 }
 
@@ -99,7 +104,8 @@ export function adaptiveMaxPoolBackwardNd(dims: number, gradOutput: unknown, ind
                                           options: AdaptiveMaxPoolBackwardOptions): Result {
   const fn = `adaptiveMaxPool${dims}dBackward`;
   const m = wasm(fn);
-  const [gi, ii] = backwardInputs(fn, gradOutput, indices);
+  checkOptionKeys(fn, options, POOL_BACKWARD_KEYS);
+  const [gi, ii] = backwardInputs(fn, gradOutput, indices, options, POOL_BACKWARD_KEYS);
   const inputShape = inputShapeOf(fn, options);
   const g = plainGeometry(dims, layoutCode(fn, dims, options.layout));
   const mode = resultMode(fn, options);
@@ -113,7 +119,8 @@ export function fractionalMaxPoolBackwardNd(dims: number, gradOutput: unknown, i
                                             options: FractionalMaxPoolBackwardOptions): Result {
   const fn = `fractionalMaxPool${dims}dBackward`;
   const m = wasm(fn);
-  const [gi, ii] = backwardInputs(fn, gradOutput, indices);
+  checkOptionKeys(fn, options, POOL_BACKWARD_KEYS);
+  const [gi, ii] = backwardInputs(fn, gradOutput, indices, options, POOL_BACKWARD_KEYS);
   fractionalValues(fn, 'gradOutput', gi);
   const inputShape = inputShapeOf(fn, options);
   channelsFirstOnly(fn, dims, (options as { layout?: unknown }).layout);

@@ -9,11 +9,15 @@ import { OpName, Runtime, runtimeOf } from './heap.js';
 import { layoutCode } from './layout.js';
 import { wasm } from './loader.js';
 import {
-  Geometry, indexTypeOf, MaxPoolBackwardOptions, MaxPoolOptions, MaxUnpoolBackwardOptions,
-  MaxUnpoolOptions, plainGeometry, poolGeometry, poolOut, resultMode, unpoolGeometry,
+  checkOptionKeys, Geometry, indexTypeOf, MAX_POOL_BACKWARD_KEYS, MAX_POOL_KEYS,
+  MAX_UNPOOL_BACKWARD_KEYS, MAX_UNPOOL_KEYS, MAX_UNPOOL_RANGE_KEYS, MaxPoolBackwardOptions,
+  MaxPoolOptions, MaxUnpoolBackwardOptions, MaxUnpoolOptions, plainGeometry, poolGeometry, poolOut,
+  resultMode, unpoolGeometry,
 } from './options.js';
 import type { WasmTensor } from './resident.js';
-import { checkShape, describe, FloatArray, IndexArray, TensorResult } from './tensor.js';
+import {
+  checkShape, describe, FloatArray, IndexArray, rangeError, TensorResult, typeError,
+} from './tensor.js';
 
 export type {
   MaxPoolBackwardOptions, MaxPoolOptions, MaxUnpoolBackwardOptions, MaxUnpoolOptions,
@@ -32,6 +36,28 @@ export interface ResidentMaxPoolResult<T extends FloatArray = FloatArray,
   indices: WasmTensor<I>;
 }
 
+/** The type of option `K` in `O` (undefined when `O` has no such key). */
+export type OptionOf<O, K extends string> = K extends keyof O ? O[K] : undefined;
+
+/** The index array type `indexType` selects (Int32Array by default). */
+export type IndexArrayOf<O> =
+    [OptionOf<O, 'indexType'>] extends ['int64'] ? BigInt64Array :
+    [OptionOf<O, 'indexType'>] extends ['int32' | undefined] ? Int32Array : IndexArray;
+
+/**
+ * What a pool returns for options `O`: resident tensors with `resident:
+ * true`, copies without (either, when `resident` is only known as a boolean).
+ */
+export type MaxPoolReturn<T extends FloatArray, O> =
+    [OptionOf<O, 'resident'>] extends [true] ? ResidentMaxPoolResult<T, IndexArrayOf<O>> :
+    [OptionOf<O, 'resident'>] extends [false | undefined] ? MaxPoolResult<T, IndexArrayOf<O>> :
+    MaxPoolResult<T, IndexArrayOf<O>> | ResidentMaxPoolResult<T, IndexArrayOf<O>>;
+
+/** What the other ops return for options `O`: a WasmTensor with `resident: true`. */
+export type ResultFor<T extends FloatArray, O> =
+    [OptionOf<O, 'resident'>] extends [true] ? WasmTensor<T> :
+    [OptionOf<O, 'resident'>] extends [false | undefined] ? TensorResult<T> : TensorResult<T> | WasmTensor<T>;
+
 /** The inclusive range of valid unpool output sizes of one spatial dim. */
 export interface SizeRange {
   min: number;
@@ -42,7 +68,8 @@ export interface SizeRange {
 export function sameShape(fn: string, a: string, sa: readonly number[], b: string,
                    sb: readonly number[]): void {
   if (sa.length !== sb.length || sa.some((d, i) => d !== sb[i])) {
-    throw new RangeError(`${fn}: ${a}.shape=${describe(sa)} must equal ${b}.shape=${describe(sb)}`);
+    throw rangeError(`${fn}: ${a}.shape=${describe(sa)} must equal ${b}.shape=${describe(sb)}`,
+                     'invalid_shape');
   }
 }
 
@@ -75,9 +102,10 @@ export function maxPoolNd(dims: number, x: unknown,
                           options: MaxPoolOptions): MaxPoolResult | ResidentMaxPoolResult {
   const fn = `maxPool${dims}d`;
   const m = wasm(fn);
+  checkOptionKeys(fn, options, MAX_POOL_KEYS);
   const xi = checkInput(fn, 'x', x, 'float');
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${fn}: options must be an object with kernelSize, got ${describe(options)}`);
+    throw typeError(`${fn}: options must be an object with kernelSize, got ${describe(options)}`);
   }
   const indexType = indexTypeOf(fn, options.indexType);
   const g = poolGeometry(fn, dims, options, true);
@@ -93,7 +121,9 @@ export function maxUnpoolNd(dims: number, x: unknown, indices: unknown,
                             options: MaxUnpoolOptions): TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxUnpool${dims}d`;
   const m = wasm(fn);
+  checkOptionKeys(fn, options, MAX_UNPOOL_KEYS);
   const xi = checkInput(fn, 'x', x, 'float');
+  forgottenIndices(fn, indices, options, MAX_UNPOOL_KEYS);
   const ii = checkInput(fn, 'indices', indices, 'index');
   // kernelSize omitted: outputSize alone is the output's spatial size.
   const g = unpoolGeometry(fn, dims, options, false);
@@ -111,6 +141,7 @@ export function maxUnpoolOutputRangeNd(dims: number, inputShape: unknown,
                                        fn = `maxUnpool${dims}dOutputRange`,
                                        shapeName = 'inputShape'): SizeRange[] {
   const m = wasm(fn);
+  checkOptionKeys(fn, options, MAX_UNPOOL_RANGE_KEYS);
   const shape = checkShape(fn, shapeName, inputShape);
   const g = unpoolGeometry(fn, dims, options, true);
   const rt = runtimeOf(m);
@@ -124,21 +155,45 @@ export function maxUnpoolOutputRangeNd(dims: number, inputShape: unknown,
   return ranges;
 }
 
-/** The tensors of a backward op, checked in the order of today's messages. */
-export function backwardInputs(fn: string, gradOutput: unknown, indices: unknown): [Input, Input] {
-  return [checkInput(fn, 'gradOutput', gradOutput, 'float'),
-    checkInput(fn, 'indices', indices, 'index')];
+/**
+ * An options object passed where the indices go (`maxUnpool2d(y, { kernelSize: 2 })`,
+ * indices forgotten) is named as such, instead of as a tensor without data.
+ */
+export function forgottenIndices(fn: string, indices: unknown, options: unknown,
+                                 known: readonly string[], first = 'x'): void {
+  if (options !== undefined || indices === null || typeof indices !== 'object' ||
+      'data' in indices) {
+    return;
+  }
+  const keys = Object.keys(indices);
+  if (keys.length > 0 && keys.some((k) => known.includes(k))) {
+    throw typeError(`${fn}: indices must be a tensor { data, shape }, got the options object ` +
+        `{ ${keys.join(', ')} }: were the indices left out? The call is ${fn}(${first}, indices, options)`);
+  }
+}
+
+/**
+ * The tensors of a backward op, checked in the order of today's messages
+ * (given the op's options and their keys, an options object in the place
+ * of the indices is named as such).
+ */
+export function backwardInputs(fn: string, gradOutput: unknown, indices: unknown,
+                               options?: unknown, known?: readonly string[]): [Input, Input] {
+  const gi = checkInput(fn, 'gradOutput', gradOutput, 'float');
+  if (known !== undefined) forgottenIndices(fn, indices, options, known, 'gradOutput');
+  return [gi, checkInput(fn, 'indices', indices, 'index')];
 }
 
 export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
                                   options: MaxPoolBackwardOptions): TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxPool${dims}dBackward`;
   const m = wasm(fn);
-  const [gi, ii] = backwardInputs(fn, gradOutput, indices);
+  checkOptionKeys(fn, options, MAX_POOL_BACKWARD_KEYS);
+  const [gi, ii] = backwardInputs(fn, gradOutput, indices, options, MAX_POOL_BACKWARD_KEYS);
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${fn}: options must be an object with inputShape, got ${describe(options)}`);
+    throw typeError(`${fn}: options must be an object with inputShape, got ${describe(options)}`);
   }
-  if (options.inputShape === undefined) throw new TypeError(`${fn}: inputShape is required`);
+  if (options.inputShape === undefined) throw typeError(`${fn}: inputShape is required`);
   const inputShape = checkShape(fn, 'inputShape', options.inputShape);
   const g = poolGeometry(fn, dims, options, false);
   const mode = resultMode(fn, options);
@@ -153,9 +208,10 @@ export function maxUnpoolBackwardNd(dims: number, gradOutput: unknown, indices: 
     TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxUnpool${dims}dBackward`;
   const m = wasm(fn);
-  const [gi, ii] = backwardInputs(fn, gradOutput, indices);
+  checkOptionKeys(fn, options, MAX_UNPOOL_BACKWARD_KEYS);
+  const [gi, ii] = backwardInputs(fn, gradOutput, indices, options, MAX_UNPOOL_BACKWARD_KEYS);
   if (options !== undefined && (options === null || typeof options !== 'object')) {
-    throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
+    throw typeError(`${fn}: options must be an object, got ${describe(options)}`);
   }
   const g = plainGeometry(dims, layoutCode(fn, dims, options?.layout));
   const mode = resultMode(fn, options);

@@ -6,7 +6,7 @@ import { Layout, layoutCode, layoutNames } from './layout.js';
 import { Geometry, plainGeometry, ResultOptions, SizeArg, sizeArg } from './options.js';
 import type { FloatInput } from './resident.js';
 import type { IndexType } from './tensor.js';
-import { checkInteger, describe } from './tensor.js';
+import { checkInteger, describe, rangeError, typeError } from './tensor.js';
 
 /** Options of adaptiveMaxPool1d/2d/3d. */
 export interface AdaptiveMaxPoolOptions
@@ -66,7 +66,7 @@ const NOT_GIVEN: SizeArg = Object.freeze({ count: 0, list: false, values: Object
 /** An options object, or a TypeError naming what it must hold. */
 export function checkOptions(fn: string, options: unknown, needs: string): void {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${fn}: options must be an object with ${needs}, got ${describe(options)}`);
+    throw typeError(`${fn}: options must be an object with ${needs}, got ${describe(options)}`);
   }
 }
 
@@ -78,11 +78,11 @@ export function adaptiveGeometry(fn: string, dims: number, value: unknown,
                                  layout: 0 | 1): Geometry {
   const keep: [number, number, number] = [0, 0, 0];
   let poolSize: SizeArg;
-  if (value === undefined) throw new TypeError(`${fn}: outputSize is required`);
+  if (value === undefined) throw typeError(`${fn}: outputSize is required`);
   if (Array.isArray(value)) {
     const count = value.length;
     if (count > 0x7fffffff) {
-      throw new RangeError(`${fn}: outputSize has ${count} entries; expected ${dims}`);
+      throw rangeError(`${fn}: outputSize has ${count} entries; expected ${dims}`);
     }
     const values: [number, number, number] = [0, 0, 0];
     for (let i = 0; i < Math.min(count, 3); ++i) {
@@ -98,7 +98,7 @@ export function adaptiveGeometry(fn: string, dims: number, value: unknown,
   } else if (typeof value === 'number') {
     poolSize = sizeArg(fn, 'outputSize', value);
   } else {
-    throw new TypeError(`${fn}: outputSize must be a number or an array of numbers ` +
+    throw typeError(`${fn}: outputSize must be a number or an array of numbers ` +
         `(null: keep the input's size), got ${describe(value)}`);
   }
   // Assigned, not spread: a spread costs a small call more than its fields.
@@ -114,16 +114,16 @@ function ratioArg(fn: string, value: unknown): SizeArg {
   const number = (v: unknown, i?: number): number => {
     if (typeof v === 'number') return v;
     const name = i === undefined ? 'outputRatio' : `outputRatio[${i}]`;
-    throw new TypeError(`${fn}: ${name}=${describe(v)} must be a number`);
+    throw typeError(`${fn}: ${name}=${describe(v)} must be a number`);
   };
   if (typeof value === 'number') return { count: 1, list: false, values: [value, 0, 0] };
   if (!Array.isArray(value)) {
-    throw new TypeError(`${fn}: outputRatio must be a number or an array of numbers, ` +
+    throw typeError(`${fn}: outputRatio must be a number or an array of numbers, ` +
         `got ${describe(value)}`);
   }
   const count = value.length;
   if (count > 0x7fffffff) {
-    throw new RangeError(`${fn}: outputRatio has ${count} entries; expected at most 3`);
+    throw rangeError(`${fn}: outputRatio has ${count} entries; expected at most 3`);
   }
   const values: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < Math.min(count, 3); ++i) values[i] = number(value[i], i);
@@ -137,7 +137,7 @@ function ratioArg(fn: string, value: unknown): SizeArg {
  */
 export function channelsFirstOnly(fn: string, dims: number, value: unknown): void {
   if (layoutCode(fn, dims, value) !== 0) {
-    throw new RangeError(`${fn}: layout=${describe(value)} is not supported; fractional ` +
+    throw rangeError(`${fn}: layout=${describe(value)} is not supported; fractional ` +
         `pooling takes channels-first tensors ('${layoutNames(dims)[0]}')`);
   }
 }
@@ -174,7 +174,7 @@ export function drawSamples(fn: string, shape: readonly number[], dims: number,
     for (let i = 0; i < count; ++i) data[i] = Math.random();
   } else {
     // A new value dtype needs its own grid here (e.g. 2^-11 for float16).
-    throw new TypeError(`${fn}: cannot draw randomSamples for ${dtype} values; pass them`);
+    throw typeError(`${fn}: cannot draw randomSamples for ${dtype} values; pass them`);
   }
   return { data, shape: [n, c, dims] };
 }

@@ -7,7 +7,9 @@ import {
 } from './dtypes.js';
 import { Layout, layoutCode } from './layout.js';
 import type { IndexType } from './tensor.js';
-import { checkInteger, classTagOf, describe, MAX_RANK, storageView, withArticle } from './tensor.js';
+import {
+  checkInteger, classTagOf, describe, MAX_RANK, rangeError, storageView, typeError, withArticle,
+} from './tensor.js';
 
 /** Pool geometry as the user gives it. */
 export interface PoolGeometry {
@@ -49,6 +51,15 @@ export interface ResultOptions<O> {
    */
   resident?: boolean;
 }
+
+/**
+ * `O` with every key that `T` does not declare typed `never`: a parameter
+ * typed `OnlyKnown<O, T>` (O inferred from the argument) keeps the exact
+ * type of the options for the result type, and still makes a misspelled
+ * option a compile error, as the excess-property check does for a
+ * parameter typed `T`.
+ */
+export type OnlyKnown<O, T> = O & { [K in Exclude<keyof O, keyof T>]: never };
 
 /** Options of maxPool1d/2d/3d. */
 export interface MaxPoolOptions extends PoolGeometry,
@@ -173,9 +184,128 @@ const NO_OUTPUT_SIZE = Object.freeze([0, 0, 0, 0, 0]) as [number, number, number
 const NO_KEEP = Object.freeze([0, 0, 0]) as [number, number, number];
 
 
+/**
+ * The option names of each op, for checkOptionKeys. The GPU ops check their
+ * own lists (the same names, `out` of GPU tensors, no `resident`).
+ */
+export const MAX_POOL_KEYS = Object.freeze([
+  'kernelSize', 'stride', 'padding', 'dilation', 'ceilMode', 'indexType', 'layout', 'out',
+  'resident',
+] as const);
+export const MAX_POOL_BACKWARD_KEYS = Object.freeze([
+  'inputShape', 'kernelSize', 'stride', 'padding', 'dilation', 'ceilMode', 'layout', 'out',
+  'resident',
+] as const);
+export const MAX_UNPOOL_KEYS = Object.freeze([
+  'kernelSize', 'stride', 'padding', 'outputSize', 'layout', 'out', 'resident',
+] as const);
+export const MAX_UNPOOL_BACKWARD_KEYS = Object.freeze(['layout', 'out', 'resident'] as const);
+export const MAX_UNPOOL_RANGE_KEYS = Object.freeze([
+  'kernelSize', 'stride', 'padding', 'outputSize', 'layout',
+] as const);
+export const ADAPTIVE_MAX_POOL_KEYS = Object.freeze([
+  'outputSize', 'indexType', 'layout', 'out', 'resident',
+] as const);
+/** Fractional pools also take `layout`, which may only name the channels-first layout. */
+export const FRACTIONAL_MAX_POOL_KEYS = Object.freeze([
+  'kernelSize', 'outputSize', 'outputRatio', 'randomSamples', 'indexType', 'layout', 'out',
+  'resident',
+] as const);
+/** adaptiveMaxPoolNdBackward and fractionalMaxPoolNdBackward. */
+export const POOL_BACKWARD_KEYS = Object.freeze(['inputShape', 'layout', 'out', 'resident'] as const);
+export const CONVERT_INDICES_KEYS = Object.freeze([
+  'from', 'to', 'inputShape', 'layout', 'dims', 'indexType',
+] as const);
+export const OUTPUT_SIZE_RANGE_KEYS = Object.freeze([
+  'kernelSize', 'stride', 'padding', 'layout', 'dims',
+] as const);
+/** Constructor options of the module classes (the first argument is their size). */
+export const MAX_POOL_MODULE_KEYS = Object.freeze([
+  'stride', 'padding', 'dilation', 'ceilMode', 'indexType', 'layout',
+] as const);
+export const MAX_UNPOOL_MODULE_KEYS = Object.freeze(['stride', 'padding', 'layout'] as const);
+export const ADAPTIVE_MAX_POOL_MODULE_KEYS = Object.freeze(['indexType', 'layout'] as const);
+export const FRACTIONAL_MAX_POOL_MODULE_KEYS = Object.freeze([
+  'outputSize', 'outputRatio', 'indexType',
+] as const);
+/** The options of a module class's forward() and backward(). */
+export const MODULE_CALL_KEYS = Object.freeze(['out', 'resident'] as const);
+
+/**
+ * Keys people bring from PyTorch (snake_case) and ONNX that are not a
+ * camelCase spelling of an option: the option they mean ('' for none) and
+ * a word on it. snake_case spellings of options (kernel_size, ceil_mode,
+ * output_size, ...) are recognised without a line here.
+ */
+const FOREIGN_KEYS: Readonly<Record<string, readonly [means: string, note: string]>> = {
+  strides: ['stride', "ONNX's strides"],
+  kernel_shape: ['kernelSize', "ONNX's kernel_shape"],
+  pads: ['padding', "ONNX's pads hold [begin..., end...]; padding is one entry per dim, the " +
+      'same at both ends'],
+  dilations: ['dilation', "ONNX's dilations"],
+  return_indices: ['', 'indices are always returned: the result is { output, indices }'],
+  storage_order: ['', 'indices are always per-plane row-major offsets (PyTorch\'s); convert ' +
+      "ONNX's column-major ones with convertIndices(indices, { from: 'onnx-column-major', " +
+      "to: 'pytorch', inputShape })"],
+  auto_pad: ['', 'give padding explicitly'],
+  count_include_pad: ['', 'that is an average-pooling option'],
+  dtype: ['', "a tensor's dtype goes in the tensor: { data, shape, dtype }"],
+  _random_samples: ['randomSamples', "PyTorch's _random_samples"],
+};
+
+/** A key folded for comparison: lower case, without '_' and '-'. */
+const fold = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+
+/** What the message adds for an unknown `key`: a hint, or the options `fn` takes. */
+function unknownKeyHint(fn: string, key: string, known: readonly string[]): string {
+  const foreign = Object.prototype.hasOwnProperty.call(FOREIGN_KEYS, key) ? FOREIGN_KEYS[key]
+                                                                            : undefined;
+  let means = foreign?.[0] ?? '';
+  const note = foreign?.[1] ?? '';
+  if (foreign === undefined) {
+    means = known.find((k) => fold(k) === fold(key)) ?? '';
+    if (means === '' && fold(key) !== '') {
+      // A known name in another spelling that this function does not take.
+      const all = ['kernelSize', 'stride', 'padding', 'dilation', 'ceilMode', 'indexType',
+        'layout', 'out', 'resident', 'outputSize', 'outputRatio', 'randomSamples', 'inputShape',
+        'from', 'to', 'dims'];
+      const other = all.find((k) => fold(k) === fold(key));
+      if (other !== undefined && other !== key) means = other;
+      else if (other === key) return `; ${fn} has no ${key} option (it takes ${known.join(', ')})`;
+    }
+  }
+  if (means !== '' && known.includes(means)) {
+    return `; did you mean ${means}?${note ? ` (${note})` : ''}`;
+  }
+  if (means !== '') {
+    return `; ${fn} has no ${means} option${note ? ` (${note})` : ''} (it takes ${known.join(', ')})`;
+  }
+  return note ? `; ${note}` : `; ${fn} takes ${known.join(', ')}`;
+}
+
+/**
+ * Throws an UnpoolTypeError ('unknown_option') naming `fn`, the key and its
+ * value when `options` (an object) has an enumerable key not in `known`
+ * (own or inherited: the parsers read inherited keys too),
+ * with a hint for PyTorch's and ONNX's spellings. Every op calls it first
+ * on its options, with its own list (the *_KEYS above). Anything but an
+ * object passes: the parsers say what the options must be.
+ */
+export function checkOptionKeys(fn: string, options: unknown, known: readonly string[],
+                                name = 'options'): void {
+  if (options === null || typeof options !== 'object') return;
+  for (const key in options) {
+    if (!known.includes(key)) {
+      const value = (options as Record<string, unknown>)[key];
+      throw typeError(`${fn}: ${name}.${key}=${describe(value)} is not an option` +
+          unknownKeyHint(fn, key, known), 'unknown_option');
+    }
+  }
+}
+
 function checkObject(fn: string, g: unknown): void {
   if (g === null || typeof g !== 'object') {
-    throw new TypeError(`${fn}: options must be an object, got ${describe(g)}`);
+    throw typeError(`${fn}: options must be an object, got ${describe(g)}`);
   }
 }
 
@@ -187,20 +317,20 @@ function checkObject(fn: string, g: unknown): void {
  */
 export function sizeArg(fn: string, name: string, value: unknown, required = false): SizeArg {
   if (value === undefined || (name === 'stride' && value === null)) {
-    if (required) throw new TypeError(`${fn}: ${name} is required`);
+    if (required) throw typeError(`${fn}: ${name} is required`);
     return NOT_GIVEN;
   }
   if (typeof value === 'number') {
     return { count: 1, list: false, values: [checkInteger(fn, name, value), 0, 0] };
   }
   if (!Array.isArray(value)) {
-    throw new TypeError(`${fn}: ${name} must be a number or an array of numbers, got ${describe(value)}`);
+    throw typeError(`${fn}: ${name} must be a number or an array of numbers, got ${describe(value)}`);
   }
   // Entries past the third are never used (the core rejects such lengths);
   // holes of a sparse array are undefined, not skipped.
   const count = value.length;
   if (count > 0x7fffffff) {
-    throw new RangeError(`${fn}: ${name} has ${count} entries; expected at most 3`);
+    throw rangeError(`${fn}: ${name} has ${count} entries; expected at most 3`);
   }
   const values: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < Math.min(count, 3); ++i) {
@@ -213,7 +343,7 @@ export function poolGeometry(fn: string, dims: number, g: PoolGeometry,
                              kernelRequired: boolean): Geometry {
   checkObject(fn, g);
   if (g.ceilMode !== undefined && typeof g.ceilMode !== 'boolean') {
-    throw new TypeError(`${fn}: ceilMode=${describe(g.ceilMode)} must be a boolean`);
+    throw typeError(`${fn}: ceilMode=${describe(g.ceilMode)} must be a boolean`);
   }
   return {
     dims,
@@ -240,11 +370,11 @@ export function unpoolGeometry(fn: string, dims: number, g: UnpoolGeometry,
   const os: unknown = g.outputSize;
   if (os !== undefined && os !== null) {
     if (!Array.isArray(os)) {
-      throw new TypeError(`${fn}: outputSize must be an array of integers, got ${describe(os)}`);
+      throw typeError(`${fn}: outputSize must be an array of integers, got ${describe(os)}`);
     }
     const count = os.length;
     if (count > MAX_RANK) {
-      throw new RangeError(`${fn}: outputSize=${describe(os)} has ${count} entries; ` +
+      throw rangeError(`${fn}: outputSize=${describe(os)} has ${count} entries; ` +
           (kernelFree ? `expected ${dims}` : `expected ${dims}, ${dims + 1} or ${dims + 2}`));
     }
     // Index by index: holes of a sparse array are undefined, not skipped.
@@ -280,7 +410,7 @@ export function plainGeometry(dims: number, layout: 0 | 1): Geometry {
 export function indexTypeOf(fn: string, value: unknown): DType {
   if (value === undefined || value === 'int32') return 'int32';
   if (value === 'int64') return 'int64';
-  throw new TypeError(`${fn}: indexType=${describe(value)} must be 'int32' or 'int64'`);
+  throw typeError(`${fn}: indexType=${describe(value)} must be 'int32' or 'int64'`);
 }
 
 /** Reads `resident` and `out` of an options object (not yet checking `out`'s arrays). */
@@ -289,10 +419,10 @@ export function resultMode(fn: string, options: ResultOptions<unknown> | undefin
   if (options === undefined) return { resident: false, out: undefined };
   const { resident, out } = options;
   if (resident !== undefined && typeof resident !== 'boolean') {
-    throw new TypeError(`${fn}: resident=${describe(resident)} must be a boolean`);
+    throw typeError(`${fn}: resident=${describe(resident)} must be a boolean`);
   }
   if (resident === true && out !== undefined) {
-    throw new TypeError(`${fn}: out and resident: true exclude each other`);
+    throw typeError(`${fn}: out and resident: true exclude each other`);
   }
   return { resident: resident === true, out };
 }
@@ -301,7 +431,7 @@ export function resultMode(fn: string, options: ResultOptions<unknown> | undefin
 export function poolOut(fn: string, out: unknown): [unknown, unknown] {
   if (out === undefined) return [undefined, undefined];
   if (out === null || typeof out !== 'object' || ArrayBuffer.isView(out)) {
-    throw new TypeError(`${fn}: out must be an object { output?, indices? }, got ${describe(out)}`);
+    throw typeError(`${fn}: out must be an object { output?, indices? }, got ${describe(out)}`);
   }
   const { output, indices } = out as { output?: unknown; indices?: unknown };
   return [output, indices];
@@ -332,13 +462,14 @@ export function checkOut(fn: string, name: string, value: unknown, dtype: DType,
   if (classTagOf(value) !== cls.tag) {
     // A Uint16Array holds either 16-bit dtype: the message says which.
     const of = classOfTag(cls.tag)?.implied === undefined ? ` of ${dtype}` : '';
-    throw new TypeError(`${fn}: ${name} must be ${withArticle(cls.tag)}${of} (the result's ` +
+    throw typeError(`${fn}: ${name} must be ${withArticle(cls.tag)}${of} (the result's ` +
         `type), got ${describe(value)}`);
   }
   const array = cls.tag === type.tag ? value as StorageArray : storageView(fn, name, value, type);
   const length = LENGTH.call(array) as number;
   if (length !== n) {
-    throw new RangeError(`${fn}: ${name} has length ${length}; the result has ${n} elements`);
+    throw rangeError(`${fn}: ${name} has length ${length}; the result has ${n} elements`,
+                     'invalid_shape');
   }
   return { kind: 'out', array, user: value as TensorData };
 }

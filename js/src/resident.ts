@@ -12,7 +12,7 @@ import {
 import { heapMalloc } from './heap.js';
 import { wasm } from './loader.js';
 import {
-  checkTensor, classTagOf, describe, numel, TensorLike, TensorResult, UnpoolError,
+  checkTensor, classTagOf, describe, numel, TensorLike, TensorResult, typeError, UnpoolError,
 } from './tensor.js';
 
 export type { DType, DTypeOf } from './dtypes.js';
@@ -55,7 +55,7 @@ export class WasmTensor<T extends TensorData = TensorData> {
   constructor(token: symbol, module: UnpoolWasmModule, address: number, dtype: DType,
               shape: readonly number[], cls: ArrayClass) {
     if (token !== TOKEN) {
-      throw new TypeError('WasmTensor: use uploadTensor() or an op with resident: true');
+      throw typeError('WasmTensor: use uploadTensor() or an op with resident: true');
     }
     this.module = module;
     ADDRESSES.set(this, address);
@@ -135,10 +135,10 @@ export function allocTensor(m: UnpoolWasmModule, fn: string, dtype: DType,
 export function addressOf(fn: string, name: string, t: WasmTensor): number {
   const address = ADDRESSES.get(t);
   if (address === undefined) {
-    throw new TypeError(`${fn}: ${name} is not a WasmTensor made by uploadTensor() or an op`);
+    throw typeError(`${fn}: ${name} is not a WasmTensor made by uploadTensor() or an op`);
   }
   if (address === 0) {
-    throw new TypeError(`${fn}: ${name} is a WasmTensor that was disposed`);
+    throw typeError(`${fn}: ${name} is a WasmTensor that was disposed`);
   }
   return address;
 }
@@ -151,10 +151,10 @@ export function uploadTensor<T extends TensorData>(t: TensorLike<T>): WasmTensor
   const fn = 'uploadTensor';
   const m = wasm(fn);
   if (t instanceof WasmTensor) {
-    throw new TypeError(`${fn}: t is already a WasmTensor`);
+    throw typeError(`${fn}: t is already a WasmTensor`);
   }
   if (t === null || typeof t !== 'object') {
-    throw new TypeError(`${fn}: t must be a tensor { data, shape }, got ${describe(t)}`);
+    throw typeError(`${fn}: t must be a tensor { data, shape }, got ${describe(t)}`);
   }
   const kind = classOfTag(classTagOf((t as { data?: unknown }).data))?.kind === 'float'
     ? 'float' : 'index';

@@ -41,19 +41,82 @@ export type TensorLike<T extends TensorData = TensorData> =
 export type Size = number | readonly number[];
 
 /**
- * The error thrown when the WebAssembly core rejects an argument. It is a
- * RangeError; `code` is the core's status name: 'invalid_argument',
- * 'invalid_shape', 'invalid_index', 'output_size_out_of_range', 'too_large'
- * or, for a failed allocation, 'out_of_memory'.
+ * The code of an {@link UnpoolError} (a RangeError): the core's status
+ * names, which the JavaScript checks use too.
+ * - 'invalid_argument': a size, option or value outside what the op takes
+ *   (kernel < 1, a non-integer size, padding > kernel / 2, an unknown layout);
+ * - 'invalid_shape': a rank, a shape or a length that does not fit
+ *   (data length against shape, indices of another shape than the values);
+ * - 'invalid_index': an index outside its plane;
+ * - 'output_size_out_of_range': an unpool outputSize outside its range;
+ * - 'too_large': a size beyond 2^31 - 1, or int32 indices that cannot hold a plane's offsets;
+ * - 'out_of_memory': the module cannot allocate the call's buffers (4 GiB heap).
+ */
+export type UnpoolRangeErrorCode =
+    | 'invalid_argument' | 'invalid_shape' | 'invalid_index' | 'output_size_out_of_range'
+    | 'too_large' | 'out_of_memory';
+
+/**
+ * The code of an {@link UnpoolTypeError} (a TypeError):
+ * - 'invalid_type': a value of the wrong JavaScript type (not a tensor, a
+ *   typed array of the wrong class, a dtype that does not fit, a missing
+ *   required option, a disposed WasmTensor);
+ * - 'unknown_option': an options object with a key the function does not take.
+ */
+export type UnpoolTypeErrorCode = 'invalid_type' | 'unknown_option';
+
+/** Every code an error of this package carries. */
+export type UnpoolErrorCode = UnpoolRangeErrorCode | UnpoolTypeErrorCode;
+
+/**
+ * A bad value: what the WebAssembly core rejects, and the range checks of
+ * the JavaScript layer (non-integers, lengths, shapes). It is a RangeError
+ * with a `code`. Recognise every error of this package, this one and
+ * {@link UnpoolTypeError}, with {@link isUnpoolError}.
  */
 export class UnpoolError extends RangeError {
-  readonly code: string;
-  constructor(message: string, code: string) {
+  readonly code: UnpoolRangeErrorCode;
+  /** `code`: one of UnpoolRangeErrorCode (the core's status names arrive as strings). */
+  constructor(message: string, code: UnpoolRangeErrorCode | (string & {})) {
     super(message);
     this.name = 'UnpoolError';
+    this.code = code as UnpoolRangeErrorCode;
+  }
+}
+
+/**
+ * A value of the wrong type, or an unknown option: a TypeError with a
+ * `code` ('invalid_type' or 'unknown_option').
+ */
+export class UnpoolTypeError extends TypeError {
+  readonly code: UnpoolTypeErrorCode;
+  constructor(message: string, code: UnpoolTypeErrorCode = 'invalid_type') {
+    super(message);
+    this.name = 'UnpoolTypeError';
     this.code = code;
   }
 }
+
+/**
+ * True for every error this package throws for a bad argument or bad tensor
+ * contents: an {@link UnpoolError} (a RangeError) or an
+ * {@link UnpoolTypeError} (a TypeError), both with a `code`.
+ *
+ * @example
+ * try { maxUnpool2d(x, indices, options); }
+ * catch (e) { if (isUnpoolError(e) && e.code === 'invalid_index') { ... } else throw e; }
+ */
+export function isUnpoolError(e: unknown): e is UnpoolError | UnpoolTypeError {
+  return e instanceof UnpoolError || e instanceof UnpoolTypeError;
+}
+
+/** A RangeError of the JavaScript checks: an UnpoolError with `code`. */
+export const rangeError = (message: string, code: UnpoolRangeErrorCode = 'invalid_argument') =>
+  new UnpoolError(message, code);
+
+/** A TypeError of the JavaScript checks: an UnpoolTypeError with `code`. */
+export const typeError = (message: string, code: UnpoolTypeErrorCode = 'invalid_type') =>
+  new UnpoolTypeError(message, code);
 
 /** Largest rank the core handles: N, C and three spatial dims. */
 export const MAX_RANK = 5;
@@ -70,7 +133,11 @@ export function describe(value: unknown): string {
   }
   if (typeof value === 'object' && Object.prototype.isPrototypeOf.call(TypedArrayPrototype, value)) {
     // E.g. a Proxy of a typed array: it inherits the methods, not the memory.
-    return `an object posing as a ${value.constructor?.name} (not itself a typed array)`;
+    // Float16Array polyfills are such Proxies (of a Uint16Array of the bits).
+    const name = value.constructor?.name;
+    return `an object posing as a ${name} (not itself a typed array` +
+        (name === 'Float16Array' ? `; a Float16Array polyfill? pass its bits as a Uint16Array ` +
+            `with dtype: 'float16'` : '') + ')';
   }
   switch (typeof value) {
     case 'string': return JSON.stringify(value);
@@ -94,10 +161,10 @@ export function checkInteger(fn: string, name: string, value: unknown, index?: n
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
   if (index !== undefined) name = `${name}[${index}]`;
   if (typeof value !== 'number') {
-    throw new TypeError(`${fn}: ${name}=${describe(value)} must be a number`);
+    throw typeError(`${fn}: ${name}=${describe(value)} must be a number`);
   }
   if (!Number.isSafeInteger(value)) {
-    throw new RangeError(`${fn}: ${name}=${describe(value)} must be an integer` +
+    throw rangeError(`${fn}: ${name}=${describe(value)} must be an integer` +
         (Number.isInteger(value) ? ' of magnitude below 2^53' : ''));
   }
   return value;
@@ -106,18 +173,19 @@ export function checkInteger(fn: string, name: string, value: unknown, index?: n
 /** Reads a shape: an array of non-negative safe integers, at most rank 5. */
 export function checkShape(fn: string, name: string, value: unknown): number[] {
   if (!Array.isArray(value)) {
-    throw new TypeError(`${fn}: ${name} must be an array of integers, got ${describe(value)}`);
+    throw typeError(`${fn}: ${name} must be an array of integers, got ${describe(value)}`);
   }
   const rank = value.length;
   if (rank > MAX_RANK) {
-    throw new RangeError(
-        `${fn}: ${name}=${describe(value)} has ${rank} dims; at most ${MAX_RANK} are supported`);
+    throw rangeError(
+        `${fn}: ${name}=${describe(value)} has ${rank} dims; at most ${MAX_RANK} are supported`,
+        'invalid_shape');
   }
   // Index by index: holes of a sparse array are undefined, not skipped.
   const shape: number[] = [];
   for (let i = 0; i < rank; ++i) shape.push(checkInteger(fn, name, value[i], i));
   for (let i = 0; i < rank; ++i) {
-    if (shape[i] < 0) throw new RangeError(`${fn}: ${name}[${i}]=${shape[i]} must be >= 0`);
+    if (shape[i] < 0) throw rangeError(`${fn}: ${name}[${i}]=${shape[i]} must be >= 0`, 'invalid_shape');
   }
   return shape;
 }
@@ -159,7 +227,7 @@ export function storageView(fn: string, what: string, data: unknown, type: DType
   try {
     return type.view(buffer, offset, length);
   } catch {
-    throw new TypeError(`${fn}: ${what} is a view of a detached ArrayBuffer`);
+    throw typeError(`${fn}: ${what} is a view of a detached ArrayBuffer`);
   }
 }
 
@@ -206,16 +274,16 @@ function dtypeOf(fn: string, name: string, value: object, ort: boolean, data: un
   if (implied !== undefined && (given === undefined || given === implied.dtype)) return implied;
   if (given === undefined) {
     const names = listed(holds.map((t) => `'${t.dtype}'`));
-    throw new TypeError(`${fn}: ${name}.data is ${withArticle(describe(data))} of raw 16-bit ` +
+    throw typeError(`${fn}: ${name}.data is ${withArticle(describe(data))} of raw 16-bit ` +
         `floats; give ${name}.dtype ${names} to say which (an ONNX Runtime tensor ` +
         `{ data, dims, type } says it with type)`);
   }
   const type = dtypeNamed(given, kind);
   if (type === undefined) {
-    throw new TypeError(`${fn}: ${name}.${field}=${describe(given)} is not ${KIND_DTYPES[kind]}`);
+    throw typeError(`${fn}: ${name}.${field}=${describe(given)} is not ${KIND_DTYPES[kind]}`);
   }
   if (!holds.includes(type)) {
-    throw new TypeError(`${fn}: ${name}.${field}=${describe(given)} does not fit ${name}.data, ` +
+    throw typeError(`${fn}: ${name}.${field}=${describe(given)} does not fit ${name}.data, ` +
         `${withArticle(describe(data))}: ${type.dtype} data is ` +
         `${listed(type.classes.map((c) => withArticle(c.tag)))}`);
   }
@@ -247,12 +315,12 @@ function quickShape(value: unknown, length: number): number[] | undefined {
  */
 export function checkTensor(fn: string, name: string, value: unknown, kind: Kind): CheckedTensor {
   if (value === null || typeof value !== 'object') {
-    throw new TypeError(`${fn}: ${name} must be a tensor { data, shape }, got ${describe(value)}`);
+    throw typeError(`${fn}: ${name} must be a tensor { data, shape }, got ${describe(value)}`);
   }
   const { data } = value as { data?: unknown };
   const c = classOfTag(classTagOf(data));
   if (c === undefined || c.kind !== kind) {
-    throw new TypeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
+    throw typeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
   }
   const v = value as { shape?: unknown; dims?: unknown };
   const field = v.shape !== undefined ? 'shape' : v.dims !== undefined ? 'dims' : 'shape';
@@ -263,8 +331,8 @@ export function checkTensor(fn: string, name: string, value: unknown, kind: Kind
   if (shape === undefined) {
     shape = checkShape(fn, `${name}.${field}`, v[field]);
     if (length !== numel(shape)) {
-      throw new RangeError(`${fn}: ${name}.data has length ${length} but ${name}.${field}=` +
-          `${describe(shape)} holds ${numel(shape)} elements`);
+      throw rangeError(`${fn}: ${name}.data has length ${length} but ${name}.${field}=` +
+          `${describe(shape)} holds ${numel(shape)} elements`, 'invalid_shape');
     }
   }
   return { data: view, shape, type, cls: c.cls };

@@ -151,7 +151,7 @@ TEST(Convert, RejectsAnIndexOfAnotherPlaneAndWritesNothing) {
   const auto out = convert(2, Layout::kChannelsFirst, p.in_shape, p.out_shape, IndexFormat::kOnnx,
                            onnx, IndexFormat::kPyTorch, Status::kInvalidIndex, &err);
   EXPECT_EQ(err,
-            "convertIndices: indices[1]=20 is not a onnx index into its own plane (n=0, "
+            "convertIndices: indices[1]=20 is not an onnx index into its own plane (n=0, "
             "c=0) of input [1, 2, 4, 4] (16 elements per plane)");
   EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](int64_t v) { return v == 0x5a5a5a5a; }));
   // PyTorch's index of a window wholly in padding lies outside the plane.

@@ -303,6 +303,6 @@ describe('maxUnpool without kernelSize against the reference', () => {
     unpool.maxUnpool2d(r.output, r.indices, { outputSize: outSize, out });
     expect(sameBits(out, want)).toBe('');
     expect(() => new unpool.MaxUnpool2d(undefined as never).forward(r.output, r.indices, outSize))
-        .toThrow(new TypeError('maxUnpool2d: kernelSize is required'));
+        .toThrow(new unpool.UnpoolTypeError('MaxUnpool2d.forward: kernelSize is required'));
   });
 });

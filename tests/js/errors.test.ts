@@ -70,7 +70,7 @@ const cases: Case[] = [
     /^maxPool2d: kernelSize must have 2 entries \(or 1\), got 4$/, 'invalid_argument'],
   ['unpool kernelSize [2] in 2d', () => maxUnpool2d(y(), idx(), { kernelSize: [2] }), UnpoolError,
     /^maxUnpool2d: kernelSize must have 2 entries, got 1$/, 'invalid_argument'],
-  ['module class', () => new MaxPool2d(2, { stride: 0 }).forward(x()), UnpoolError, /^maxPool2d: stride.*0/, 'invalid_argument'],
+  ['module class', () => new MaxPool2d(2, { stride: 0 }).forward(x()), UnpoolError, /^MaxPool2d\.forward: stride.*0/, 'invalid_argument'],
   ['too large for the heap', () => maxUnpool2d(y(), idx(), { kernelSize: 2, outputSize: [40000, 40000] }), UnpoolError,
     /^maxUnpool2d: outputSize\[0\]=40000 is outside/],
   ['more than 4 GiB', () => maxUnpool1d({ data: new Float64Array(1), shape: [1, 1] }, { data: new Int32Array(1), shape: [1, 1] }, { kernelSize: 1e9 }),

@@ -350,7 +350,7 @@ describe.each(CONTAINERS)('$dtype values in a $container', ({ dtype, container }
 
 describe('fractional pooling takes float32 and float64 only', () => {
   const x16 = { data: new Uint16Array(16), shape: [1, 1, 4, 4], dtype: 'float16' as Half };
-  const want = (fn: string, name: string, dtype: string) => new TypeError(`${fn}: ${name} holds ${dtype} ` +
+  const want = (fn: string, name: string, dtype: string) => new u.UnpoolTypeError(`${fn}: ${name} holds ${dtype} ` +
     'values; fractional pooling takes float32 or float64 only');
   it('refuses 16-bit values, gradients and random samples', () => {
     for (const dtype of HALVES) {
@@ -364,11 +364,11 @@ describe('fractional pooling takes float32 and float64 only', () => {
         { kernelSize: 2, outputSize: 2 })).toThrow(want('fractionalMaxPool3d', 'x', dtype));
       expect(() => u.fractionalMaxPool2d({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, {
         kernelSize: 2, outputSize: 2, randomSamples: { data: new Uint16Array(2), shape: [1, 1, 2], dtype },
-      })).toThrow(new TypeError(`fractionalMaxPool2d: randomSamples must have the dtype of x (float32), got ${dtype}`));
+      })).toThrow(new u.UnpoolTypeError(`fractionalMaxPool2d: randomSamples must have the dtype of x (float32), got ${dtype}`));
     }
     const xr = u.uploadTensor(x16);
     expect(() => new u.FractionalMaxPool2d(2, { outputSize: 2 }).forward(xr as never))
-      .toThrow(want('fractionalMaxPool2d', 'x', 'float16'));
+      .toThrow(want('FractionalMaxPool2d.forward', 'x', 'float16'));
     xr.dispose();
     if (F16) {
       expect(() => u.fractionalMaxPool2d({ data: new F16(16), shape: [1, 1, 4, 4] }, { kernelSize: 2, outputSize: 2 }))

@@ -155,13 +155,13 @@ const cases: HostileCase[] = [
   ['maxUnpool2d range kernel', () => unpool.maxUnpool2dOutputRange([1, 1, 2, 2], {}),
    TypeError, 'maxUnpool2dOutputRange: kernelSize is required'],
   ['AdaptiveMaxPool2d forward', () => new unpool.AdaptiveMaxPool2d([2, 0]).forward(x2()),
-   RangeError, 'adaptiveMaxPool2d: outputSize[1]=0 must be >= 1', 'invalid_argument'],
+   RangeError, 'AdaptiveMaxPool2d.forward: outputSize[1]=0 must be >= 1', 'invalid_argument'],
   ['AdaptiveMaxPool2d options', () => new unpool.AdaptiveMaxPool2d(2, 5),
    TypeError, 'AdaptiveMaxPool2d: options must be an object, got 5'],
   ['FractionalMaxPool2d forward', () => new unpool.FractionalMaxPool2d(2).forward(x2()),
-   RangeError, 'fractionalMaxPool2d: give exactly one of outputSize and outputRatio', 'invalid_argument'],
+   RangeError, 'FractionalMaxPool2d.forward: give exactly one of outputSize and outputRatio', 'invalid_argument'],
   ['FractionalMaxPool2d samples', () => new unpool.FractionalMaxPool2d(2, { outputSize: 2 }).forward(x2(), { data: new Float64Array(2), shape: [1, 1, 2] }),
-   TypeError, 'fractionalMaxPool2d: randomSamples must have the dtype of x (float32), got float64'],
+   TypeError, 'FractionalMaxPool2d.forward: randomSamples must have the dtype of x (float32), got float64'],
 ];
 
 function moduleStillWorks(): void {

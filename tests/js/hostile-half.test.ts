@@ -46,7 +46,7 @@ const cases: HostileCase[] = [
     randomSamples: { data: new Uint16Array(2), shape: [1, 1, 2] } }), TypeError,
    `fractionalMaxPool2d: randomSamples.data is ${raw('randomSamples', 2)}`],
   ['MaxPool3d forward Uint16Array', () => new unpool.MaxPool3d(2).forward({ data: new Uint16Array(8), shape: [1, 2, 2, 2] }),
-   TypeError, `maxPool3d: x.data is ${raw('x', 8)}`],
+   TypeError, `MaxPool3d.forward: x.data is ${raw('x', 8)}`],
   ['uploadTensor Uint16Array', () => unpool.uploadTensor({ data: new Uint16Array(16), shape: [16] }), TypeError,
    `uploadTensor: t.data is ${raw('t', 16)}`],
   ['maxPool2d ONNX Runtime tensor without type', () => unpool.maxPool2d(ort(new Uint16Array(16)), { kernelSize: 2 }),
@@ -149,7 +149,7 @@ describe('hostile 16-bit arguments', () => {
   it('a WasmTensor of 16-bit values is not indices; an out array is written only by a call that succeeds', () => {
     const t = unpool.uploadTensor(g16('bfloat16'));
     expect(() => unpool.maxUnpool2d(g16('bfloat16'), t, { kernelSize: 2 }))
-      .toThrow(new TypeError('maxUnpool2d: indices must hold int32 or int64 data, got a WasmTensor of bfloat16'));
+      .toThrow(new unpool.UnpoolTypeError('maxUnpool2d: indices must hold int32 or int64 data, got a WasmTensor of bfloat16'));
     const out = new Uint16Array(16).fill(0x1234);
     expect(() => unpool.maxUnpool2d(t, { data: Int32Array.from([0, 1, 2, 16]), shape: [1, 1, 2, 2] },
       { kernelSize: 2, out })).toThrow(/^maxUnpool2d: indices\[3\]=16 is out of range/);

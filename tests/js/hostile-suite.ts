@@ -8,6 +8,9 @@ import * as unpool from '../../dist/index.js';
 export type HostileCase = [label: string, call: () => unknown, type: typeof TypeError | typeof RangeError,
   message: string, code?: string];
 
+/** The codes of the RangeErrors the JavaScript layer raises itself (the core's are given with the case). */
+const JS_RANGE_CODES = ['invalid_argument', 'invalid_shape', 'too_large'];
+
 /** Registers, inside the caller's describe, one test a case and the heap and module checks around them. */
 export function hostileCases(cases: HostileCase[], moduleStillWorks: () => void): void {
   const before = { bytes: 0 };
@@ -26,8 +29,18 @@ export function hostileCases(cases: HostileCase[], moduleStillWorks: () => void)
       }
       expect(thrown).toBeInstanceOf(type);
       expect((thrown as Error).message).toBe(message);
+      // Every error carries a documented code (issue 32): the core's, given
+      // with the case, or the JavaScript checks' (a TypeError is an
+      // UnpoolTypeError, a RangeError an UnpoolError).
+      expect(unpool.isUnpoolError(thrown)).toBe(true);
       if (code === undefined) {
-        expect(thrown).not.toBeInstanceOf(unpool.UnpoolError);
+        if (type === TypeError) {
+          expect(thrown).toBeInstanceOf(unpool.UnpoolTypeError);
+          expect(['invalid_type', 'unknown_option']).toContain((thrown as unpool.UnpoolTypeError).code);
+        } else {
+          expect(thrown).toBeInstanceOf(unpool.UnpoolError);
+          expect(JS_RANGE_CODES).toContain((thrown as unpool.UnpoolError).code);
+        }
       } else {
         expect(thrown).toBeInstanceOf(unpool.UnpoolError);
         expect((thrown as unpool.UnpoolError).code).toBe(code);

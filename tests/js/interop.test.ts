@@ -120,7 +120,7 @@ describe('convertIndices: shapes, types and errors', () => {
   it('an index outside its own plane is an UnpoolError with the core\'s message, and nothing is returned', () => {
     const bad = idx2([0, 20, 3, 4, 16, 17, 18, 19]);
     expect(() => u.convertIndices(bad, { from: 'onnx', to: 'pytorch', inputShape: [1, 2, 4, 4] }))
-      .toThrow('convertIndices: indices[1]=20 is not a onnx index into its own plane (n=0, c=0) of input ' +
+      .toThrow('convertIndices: indices[1]=20 is not an onnx index into its own plane (n=0, c=0) of input ' +
                '[1, 2, 4, 4] (16 elements per plane)');
     try {
       u.convertIndices(idx2([0, 1, 2, 3, 4, 5, 6, 7]), { from: 'onnx', to: 'pytorch', inputShape: [1, 2, 4, 4] });
@@ -138,11 +138,11 @@ describe('convertIndices: shapes, types and errors', () => {
     const t = { data: new Int32Array(4), shape: [1, 1, 2, 2] };
     const o = { from: 'pytorch', to: 'onnx', inputShape: [1, 1, 4, 4] } as const;
     expect(() => u.convertIndices(t, { ...o, to: 'caffe' as Format }))
-      .toThrow(new RangeError(`convertIndices: to="caffe" is not an index format; expected one of ` +
-        `'pytorch', 'onnx', 'onnx-column-major', 'tensorflow', 'tensorflow-with-batch'`));
+      .toThrow(new u.UnpoolError(`convertIndices: to="caffe" is not an index format; expected one of ` +
+        `'pytorch', 'onnx', 'onnx-column-major', 'tensorflow', 'tensorflow-with-batch'`, 'invalid_argument'));
     expect(() => u.convertIndices(t, { ...o, from: undefined as unknown as Format })).toThrow(TypeError);
     expect(() => u.convertIndices(t, { ...o, inputShape: undefined as never }))
-      .toThrow(new TypeError('convertIndices: inputShape is required'));
+      .toThrow(new u.UnpoolTypeError('convertIndices: inputShape is required'));
     expect(() => u.convertIndices(t, { ...o, indexType: 'int16' as never })).toThrow(TypeError);
     expect(() => u.convertIndices(t, { ...o, layout: 'NLC' })).toThrow(RangeError);  // 1d layout, rank-4 shapes
     expect(() => u.convertIndices(t, { ...o, layout: 'NHWC', dims: 3 }))
@@ -207,18 +207,18 @@ describe('outputSizeRange', () => {
 
   it('errors name outputSizeRange and the parameter', () => {
     expect(() => u.outputSizeRange([2, 2], { kernelSize: 3 }))
-      .toThrow(new RangeError('outputSizeRange: shape=[2, 2] has 2 dims; a batched (N, C, spatial...) ' +
-        'shape has 3 to 5 (for an unbatched one give layout or dims)'));
+      .toThrow(new u.UnpoolError('outputSizeRange: shape=[2, 2] has 2 dims; a batched (N, C, spatial...) ' +
+        'shape has 3 to 5 (for an unbatched one give layout or dims)', 'invalid_shape'));
     // the core's checks name the maxUnpoolNdOutputRange that outputSizeRange calls
     expect(() => u.outputSizeRange([1, 1, 2, 2], { kernelSize: 0 }))
       .toThrow('maxUnpool2dOutputRange: kernelSize=0 must be >= 1');
     expect(() => u.outputSizeRange([1, 1, -2, 2], { kernelSize: 2 })).toThrow(/^outputSizeRange: shape\[2\]=-2 must be >= 0/);
-    expect(() => u.outputSizeRange([1, 1, 2, 2], {} as never)).toThrow(new TypeError('outputSizeRange: kernelSize is required'));
+    expect(() => u.outputSizeRange([1, 1, 2, 2], {} as never)).toThrow(new u.UnpoolTypeError('outputSizeRange: kernelSize is required'));
     expect(() => u.outputSizeRange([1, 1, 2, 2], { kernelSize: 2, dims: 4 })).toThrow(RangeError);
     expect(() => u.outputSizeRange('1,1,2,2' as never, { kernelSize: 2 })).toThrow(TypeError);
     expect(() => u.outputSizeRange([1, 1, 2], { kernelSize: 2, layout: 3 as never }))
-      .toThrow(new TypeError(`outputSizeRange: layout=3 must be one of 'NCL', 'NLC', 'NCHW', 'NHWC', 'NCDHW', 'NDHWC'`));
+      .toThrow(new u.UnpoolTypeError(`outputSizeRange: layout=3 must be one of 'NCL', 'NLC', 'NCHW', 'NHWC', 'NCDHW', 'NDHWC'`));
     expect(() => u.outputSizeRange([1, 1, 2], { kernelSize: 2, layout: 'NHCW' as never }))
-      .toThrow(new RangeError(`outputSizeRange: layout="NHCW" is not a layout; a 2d op takes 'NCHW' or 'NHWC'`));
+      .toThrow(new u.UnpoolError(`outputSizeRange: layout="NHCW" is not a layout; a 2d op takes 'NCHW' or 'NHWC'`, 'invalid_argument'));
   });
 });

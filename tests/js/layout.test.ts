@@ -152,7 +152,7 @@ describe('layout errors', () => {
 
   it('a layout of another dimensionality is a RangeError naming function, parameter and value', () => {
     expect(() => u.maxPool2d(x2, { kernelSize: 2, layout: 'NLC' }))
-      .toThrow(new RangeError(`maxPool2d: layout="NLC" is a 1d layout; a 2d op takes 'NCHW' or 'NHWC'`));
+      .toThrow(new u.UnpoolError(`maxPool2d: layout="NLC" is a 1d layout; a 2d op takes 'NCHW' or 'NHWC'`, 'invalid_argument'));
     expect(() => u.maxUnpool3d(x2, i2, { kernelSize: 2, layout: 'NHWC' }))
       .toThrow(`maxUnpool3d: layout="NHWC" is a 2d layout; a 3d op takes 'NCDHW' or 'NDHWC'`);
     const g1 = { data: new Float32Array(2), shape: [1, 1, 2] };
@@ -164,16 +164,16 @@ describe('layout errors', () => {
     expect(() => u.maxUnpool1dOutputRange([1, 1, 2], { kernelSize: 2, layout: 'NCHW' }))
       .toThrow(`maxUnpool1dOutputRange: layout="NCHW" is a 2d layout; a 1d op takes 'NCL' or 'NLC'`);
     expect(() => new u.MaxPool1d(2, { layout: 'NHWC' }).forward({ data: new Float32Array(4), shape: [1, 1, 4] }))
-      .toThrow(`maxPool1d: layout="NHWC" is a 2d layout; a 1d op takes 'NCL' or 'NLC'`);
+      .toThrow(`MaxPool1d.forward: layout="NHWC" is a 2d layout; a 1d op takes 'NCL' or 'NLC'`);
     expect(() => new u.MaxUnpool2d(2, { layout: 'NLC' }).forward({ data: new Float32Array(4), shape: [1, 1, 2, 2] }, i2))
-      .toThrow(`maxUnpool2d: layout="NLC" is a 1d layout; a 2d op takes 'NCHW' or 'NHWC'`);
+      .toThrow(`MaxUnpool2d.forward: layout="NLC" is a 1d layout; a 2d op takes 'NCHW' or 'NHWC'`);
   });
 
   it('an unknown name is a RangeError, a non-string a TypeError', () => {
     expect(() => u.maxPool2d(x2, { kernelSize: 2, layout: 'nhwc' as Layout }))
-      .toThrow(new RangeError(`maxPool2d: layout="nhwc" is not a layout; a 2d op takes 'NCHW' or 'NHWC'`));
+      .toThrow(new u.UnpoolError(`maxPool2d: layout="nhwc" is not a layout; a 2d op takes 'NCHW' or 'NHWC'`, 'invalid_argument'));
     expect(() => u.maxPool2d(x2, { kernelSize: 2, layout: 1 as unknown as Layout }))
-      .toThrow(new TypeError(`maxPool2d: layout=1 must be 'NCHW' or 'NHWC'`));
+      .toThrow(new u.UnpoolTypeError(`maxPool2d: layout=1 must be 'NCHW' or 'NHWC'`));
     expect(() => u.maxUnpool2dBackward(x2, i2, null as never)).toThrow(TypeError);
   });
 

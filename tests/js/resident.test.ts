@@ -32,9 +32,11 @@ describe('resident tensors', () => {
   it('pool -> unpool resident equals the copying API, bit for bit', () => {
     const before = memoryUsage().inUseBytes;
     const x = { data: random(2 * 3 * 9 * 10, 1), shape: [2, 3, 9, 10] };
-    const opts = { kernelSize: 3, stride: 2, padding: 1, outputSize: [9, 10] };
-    const copy = maxPool2d(x, opts);
-    const r = maxPool2d(x, { ...opts, resident: true });
+    // The pool's geometry, and the unpool's (with outputSize, which a pool does not take).
+    const pool = { kernelSize: 3, stride: 2, padding: 1 };
+    const opts = { ...pool, outputSize: [9, 10] };
+    const copy = maxPool2d(x, pool);
+    const r = maxPool2d(x, { ...pool, resident: true });
     expect(r.output).toBeInstanceOf(WasmTensor);
     expect(r.output.dtype).toBe('float32');
     expect(r.indices.dtype).toBe('int32');
@@ -50,9 +52,9 @@ describe('resident tensors', () => {
     const mixed = maxUnpool2d(r.output, copy.indices, opts);
     expect(sameBits(mixed.data, yCopy.data)).toBe(true);
     // Backward passes take resident inputs too.
-    const g = maxPool2dBackward(r.output, r.indices, { ...opts, inputShape: x.shape });
+    const g = maxPool2dBackward(r.output, r.indices, { ...pool, inputShape: x.shape });
     expect(sameBits(g.data, maxPool2dBackward(copy.output, copy.indices,
-                                              { ...opts, inputShape: x.shape }).data)).toBe(true);
+                                              { ...pool, inputShape: x.shape }).data)).toBe(true);
     const gu = maxUnpool2dBackward(y, r.indices, { resident: true });
     expect(sameBits(gu.toArray(), maxUnpool2dBackward(yCopy, copy.indices).data)).toBe(true);
     expect(memoryUsage().inUseBytes).toBeGreaterThan(before);
@@ -113,7 +115,7 @@ describe('resident tensors', () => {
     expect(() => r.output.toArray()).toThrow(/WasmTensor.toArray: the tensor was disposed/);
     expect(() => r.output.read()).toThrow(/disposed/);
     expect(() => maxUnpool2d(r.output, r.indices, { kernelSize: 2 }))
-        .toThrow(new TypeError('maxUnpool2d: x is a WasmTensor that was disposed'));
+        .toThrow(new unpool.UnpoolTypeError('maxUnpool2d: x is a WasmTensor that was disposed'));
     r.indices.dispose();
     expect(memoryUsage().inUseBytes).toBe(before);
   });
@@ -127,7 +129,7 @@ describe('resident tensors', () => {
     expect(() => new (WasmTensor as any)(Symbol('x'), null, 8, 'float32', [1])).toThrow(TypeError);
     expect(() => uploadTensor(r.output as never)).toThrow(/already a WasmTensor/);
     expect(() => maxUnpool2d(r.output, r.indices, { kernelSize: 2, resident: true, out: new Float32Array(16) }))
-        .toThrow(new TypeError('maxUnpool2d: out and resident: true exclude each other'));
+        .toThrow(new unpool.UnpoolTypeError('maxUnpool2d: out and resident: true exclude each other'));
     expect(() => maxUnpool2d(r.output, r.indices, { kernelSize: 2, resident: 1 as never }))
         .toThrow(TypeError);
     r.output.dispose(); r.indices.dispose();
@@ -196,9 +198,9 @@ describe('out', () => {
     const copy = maxPool2d(x, { kernelSize: 2 });
     const before = memoryUsage().inUseBytes;
     expect(() => maxUnpool2d(copy.output, copy.indices, { kernelSize: 2, out: new Float64Array(128) }))
-        .toThrow(new TypeError('maxUnpool2d: out must be a Float32Array (the result\'s type), got Float64Array(128)'));
+        .toThrow(new unpool.UnpoolTypeError('maxUnpool2d: out must be a Float32Array (the result\'s type), got Float64Array(128)'));
     expect(() => maxUnpool2d(copy.output, copy.indices, { kernelSize: 2, out: new Float32Array(127) }))
-        .toThrow(new RangeError('maxUnpool2d: out has length 127; the result has 128 elements'));
+        .toThrow(new unpool.UnpoolError('maxUnpool2d: out has length 127; the result has 128 elements', 'invalid_shape'));
     expect(() => maxPool2d(x, { kernelSize: 2, out: { indices: new BigInt64Array(32) } }))
         .toThrow(/maxPool2d: out.indices must be an Int32Array/);
     expect(() => maxPool2d(x, { kernelSize: 2, out: new Float32Array(32) as never }))
