@@ -3,6 +3,8 @@
 # folder (no Emscripten involved), then
 #   - check the tarball holds the .wasm, the glue and the types, and no sources,
 #     and that unpool.wasm keeps under its 120 KB budget;
+#   - check that every relative link of the packed README (and of the docs it
+#     ships) resolves inside the tarball, as on npmjs.com and in node_modules;
 #   - import 'unpool' from a Node script;
 #   - type-check a TypeScript file against the installed .d.ts;
 #   - bundle a page importing 'unpool' with Vite, and the same page with
@@ -24,12 +26,13 @@ tarball="$work/$tarball"
 listing=$(tar -tzf "$tarball")
 for f in package/package.json package/README.md package/dist/index.js package/dist/index.d.ts \
          package/dist/unpool.mjs package/dist/unpool.d.mts package/dist/unpool.wasm \
-         package/dist/unpool-scalar.mjs package/dist/unpool-scalar.d.mts package/dist/unpool-scalar.wasm; do
+         package/dist/unpool-scalar.mjs package/dist/unpool-scalar.d.mts package/dist/unpool-scalar.wasm \
+         package/docs/api.md package/CHANGELOG.md package/web/screenshot.png; do
   grep -qx "$f" <<<"$listing" || { echo "test-pack: $f missing from the tarball" >&2; exit 1; }
 done
-if grep -qvE '^package/(package\.json|README\.md|LICENSE|dist/[A-Za-z0-9_.-]+)$' <<<"$listing"; then
+if grep -qvE '^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/[A-Za-z0-9_.-]+|docs/[A-Za-z0-9_-]+\.md|web/screenshot\.png)$' <<<"$listing"; then
   echo "test-pack: unexpected files in the tarball:" >&2
-  grep -vE '^package/(package\.json|README\.md|LICENSE|dist/[A-Za-z0-9_.-]+)$' <<<"$listing" >&2
+  grep -vE '^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/[A-Za-z0-9_.-]+|docs/[A-Za-z0-9_-]+\.md|web/screenshot\.png)$' <<<"$listing" >&2
   exit 1
 fi
 
@@ -41,6 +44,12 @@ if [ "$size" -ge 120000 ]; then
   exit 1
 fi
 echo "test-pack: dist/unpool.wasm $size bytes (budget 120,000)"
+
+# The README as npmjs.com and node_modules show it: its links (and the
+# shipped docs') must point at files in the tarball.
+mkdir -p "$work/unpacked"
+tar -xzf "$tarball" -C "$work/unpacked"
+node tests/js/pack/readme-links.mjs "$work/unpacked/package"
 
 app="$work/app"
 mkdir -p "$app"
@@ -98,4 +107,4 @@ echo "test-pack: webpack 5 build of the same page"
 (cd "$app" && node node_modules/webpack-cli/bin/cli.js --no-stats)
 cp tests/js/pack/page/index.html "$app/dist-webpack/"
 check_bundle webpack "$app/dist-webpack" "$app/dist-webpack"
-echo "test-pack: 5 passed, 0 failed (tarball contents, Node import, types, Vite page in chromium, webpack page in chromium)"
+echo "test-pack: 6 passed, 0 failed (tarball contents, README links, Node import, types, Vite page in chromium, webpack page in chromium)"

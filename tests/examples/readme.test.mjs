@@ -114,7 +114,7 @@ __assert.deepEqual(y.data, __unpool(p.output, p.indices, { kernelSize: 2 }).data
 __assert.ok(y.data.some((v) => v !== 0));
 __assert.equal(__usage().inUseBytes, __inUse);  // all three disposed`,
   },
-  "import { UnpoolError } from 'unpool';": {
+  "import { isUnpoolError } from 'unpool';": {
     prelude: `${ASSERT}\nimport { init, maxUnpool2d } from 'unpool';\nawait init();
 const x = { data: Float32Array.of(1, 2, 3, 4), shape: [1, 1, 2, 2] };
 const indices = { data: Int32Array.of(0, 1, 2, 3), shape: [1, 1, 2, 2] };`,
@@ -158,6 +158,10 @@ for (let p = 0; p < 6; ++p) {
   const col = (r) => x.data[p * 90 + r * 9];
   __assert.equal(a.output.data[p * 36], Math.max(col(0), col(1), col(2)));
 }`,
+  },
+  "import { init, maxUnpool2d, maxPool2d } from 'unpool';": {
+    epilogue: `__assert.ok(restored.data.every((v, i) => i % 4 !== 3 || v === 255));
+__assert.equal(restored.data.filter((v, i) => i % 4 !== 3 && v !== 0).length, output.data.length * 3 / 4);`,
   },
   'console.log(outputSizeRange([1, 3, 2, 2], { kernelSize: 3, stride: 2 }));': {
     prelude: "import { init, outputSizeRange } from 'unpool';\nawait init();",

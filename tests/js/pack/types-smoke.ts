@@ -36,4 +36,8 @@ const fmp = new FractionalMaxPool2d(2, fOpts).forward(x).output.data satisfies F
 const amp = new AdaptiveMaxPool1d(3).forward({ data: new Float32Array(8), shape: [1, 8] });
 // maxUnpool without kernelSize: outputSize alone.
 const free: Float32Array = maxUnpool2d(output, indices, { outputSize: [4, 4] }).data;
-export { big, y, layer, e, copied, out, simd, aOpts, aIdx, ag, fOut, fg, fmp, amp, free };
+// Exact result types of the module classes (issue 32), and forward's resident.
+const i32: Int32Array = new MaxPool2d(2).forward(x).indices.data;
+const i64: BigInt64Array = new MaxPool2d(2, { indexType: 'int64' }).forward(x).indices.data;
+const kept: WasmTensor<Int32Array> = layer.forward(x, { resident: true }).indices;
+export { big, y, layer, e, copied, out, simd, aOpts, aIdx, ag, fOut, fg, fmp, amp, free, i32, i64, kept };
