@@ -54,7 +54,9 @@ export type Size = number | readonly number[];
  */
 export type UnpoolRangeErrorCode =
     | 'invalid_argument' | 'invalid_shape' | 'invalid_index' | 'output_size_out_of_range'
-    | 'too_large' | 'out_of_memory';
+    | 'too_large' | 'out_of_memory'
+    // unpool/webgpu: no WebGPU (or an op not on it), a lost GPUDevice
+    | 'unsupported' | 'device_lost';
 
 /**
  * The code of an {@link UnpoolTypeError} (a TypeError):

@@ -6,7 +6,7 @@
 import type { Call, Input } from '../call.js';
 import { ArrayClass, DType, DTYPES, Kind, namesOf, TensorData } from '../dtypes.js';
 import type { Runtime } from '../heap.js';
-import { describe, numel, UnpoolError } from '../tensor.js';
+import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBufferLike, GpuCommandEncoderLike, GpuComputePipelineLike, GpuDeviceLike,
   GpuBindGroupLayoutLike, USAGE } from './gpu.js';
 import { PARAMS_BYTES, PARAMS_WGSL, paramWords, Params } from './params.js';
@@ -154,17 +154,17 @@ export class GpuBackend implements GpuOwner {
     const b = buffer as GpuBufferLike;
     if (buffer === null || typeof buffer !== 'object' || typeof b.size !== 'number' ||
         typeof b.usage !== 'number' || typeof b.destroy !== 'function') {
-      throw new TypeError(`${fn}: buffer must be a GPUBuffer, got ${describe(buffer)}`);
+      throw new UnpoolTypeError(`${fn}: buffer must be a GPUBuffer, got ${describe(buffer)}`);
     }
     if ((b.usage & USAGE.STORAGE) === 0) {
-      throw new TypeError(`${fn}: buffer has usage ${b.usage}, without STORAGE (0x80): ` +
+      throw new UnpoolTypeError(`${fn}: buffer has usage ${b.usage}, without STORAGE (0x80): ` +
           'the kernels cannot bind it');
     }
     const bytes = bytesOf(dtype, numel(shape));
     const need = Math.ceil(bytes / 4) * 4;
     if (b.size < need) {
-      throw new RangeError(`${fn}: buffer has ${b.size} bytes; shape ${describe(shape)} of ` +
-          `${dtype} needs ${need}`);
+      throw new UnpoolError(`${fn}: buffer has ${b.size} bytes; shape ${describe(shape)} of ` +
+          `${dtype} needs ${need}`, 'invalid_shape');
     }
     return new GpuTensor(this, b, shape, dtype, wrappedClass(dtype), false);
   }
@@ -285,11 +285,11 @@ export class GpuBackend implements GpuOwner {
   input(fn: string, name: string, t: GpuTensor, kind: Kind): Input {
     t.usable(fn, name);
     if (t.owner !== this) {
-      throw new TypeError(`${fn}: ${name} is a GpuTensor of another device (another initWebGPU())`);
+      throw new UnpoolTypeError(`${fn}: ${name} is a GpuTensor of another device (another initWebGPU())`);
     }
     const type = DTYPES[t.dtype];
     if (type.kind !== kind) {
-      throw new TypeError(`${fn}: ${name} must hold ${namesOf(kind)} data, got a GpuTensor of ${t.dtype}`);
+      throw new UnpoolTypeError(`${fn}: ${name} must hold ${namesOf(kind)} data, got a GpuTensor of ${t.dtype}`);
     }
     return {
       shape: t.shape as number[], data: undefined, address: 0, dtype: t.dtype, cls: t.cls,
@@ -303,19 +303,20 @@ export class GpuBackend implements GpuOwner {
     if (o.out === undefined) return this.tensor(c.fn, shape, o.dtype, o.cls, `${c.fn} ${o.name}`);
     const t = o.out;
     if (!(t instanceof GpuTensor)) {
-      throw new TypeError(`${c.fn}: ${o.name} must be a GpuTensor of ${o.dtype}, got ${describe(t)}`);
+      throw new UnpoolTypeError(`${c.fn}: ${o.name} must be a GpuTensor of ${o.dtype}, got ${describe(t)}`);
     }
     t.usable(c.fn, o.name);
-    if (t.owner !== this) throw new TypeError(`${c.fn}: ${o.name} is a GpuTensor of another device`);
+    if (t.owner !== this) throw new UnpoolTypeError(`${c.fn}: ${o.name} is a GpuTensor of another device`);
     if (t.dtype !== o.dtype) {
-      throw new TypeError(`${c.fn}: ${o.name} must be a GpuTensor of ${o.dtype} (the result's type), ` +
+      throw new UnpoolTypeError(`${c.fn}: ${o.name} must be a GpuTensor of ${o.dtype} (the result's type), ` +
           `got one of ${t.dtype}`);
     }
     if (t.size !== numel(shape)) {
-      throw new RangeError(`${c.fn}: ${o.name} has ${t.size} elements; the result has ${numel(shape)}`);
+      throw new UnpoolError(`${c.fn}: ${o.name} has ${t.size} elements; the result has ${numel(shape)}`,
+                            'invalid_shape');
     }
     if (used.has(t.buffer)) {
-      throw new TypeError(`${c.fn}: ${o.name} shares its buffer with another tensor of the call`);
+      throw new UnpoolTypeError(`${c.fn}: ${o.name} shares its buffer with another tensor of the call`);
     }
     used.add(t.buffer);
     return t;
@@ -325,13 +326,13 @@ export class GpuBackend implements GpuOwner {
     const { fn } = c;
     this.alive(fn);
     if (c.resident) {
-      throw new TypeError(`${fn}: resident is an option of the WebAssembly API; GPU results stay on the GPU`);
+      throw new UnpoolTypeError(`${fn}: resident is an option of the WebAssembly API; GPU results stay on the GPU`);
     }
     const used = new Set<GpuBufferLike>();
     const inputs = c.inputs.map((i, k) => {
       const t = i.foreign;
       if (!(t instanceof GpuTensor)) {
-        throw new TypeError(`${fn}: every tensor of a GPU call must be a GpuTensor (input ${k + 1} is not)`);
+        throw new UnpoolTypeError(`${fn}: every tensor of a GPU call must be a GpuTensor (input ${k + 1} is not)`);
       }
       used.add(t.buffer);
       return t;

@@ -9,7 +9,8 @@ import * as F from '../functional.js';
 import * as A from '../functional-adaptive.js';
 import { runtimeOf } from '../heap.js';
 import { init, InitOptions, wasm } from '../loader.js';
-import { checkShape, checkTensor, classTagOf, describe, UnpoolError } from '../tensor.js';
+import { drawSamples } from '../options-adaptive.js';
+import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBackend } from './device.js';
 import type { GpuDeviceLike, GpuLike } from './gpu.js';
 import { GpuTensor } from './tensor.js';
@@ -25,13 +26,13 @@ let active: GpuBackend | undefined;
 function checkGpuInput(fn: string, name: string, value: unknown, kind: Kind): Input | undefined {
   if (value instanceof GpuTensor) {
     if (active === undefined) {
-      throw new TypeError(`${fn}: ${name} is a GpuTensor; call gpu.${fn}() of the object ` +
+      throw new UnpoolTypeError(`${fn}: ${name} is a GpuTensor; call gpu.${fn}() of the object ` +
           'initWebGPU() returned');
     }
     return active.input(fn, name, value, kind);
   }
   if (active !== undefined) {
-    throw new TypeError(`${fn}: ${name} must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
+    throw new UnpoolTypeError(`${fn}: ${name} must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
         `got ${describe(value)}`);
   }
   return undefined;
@@ -103,6 +104,23 @@ export interface WebGPUBackend extends GpuOps {
   wrap(buffer: unknown, options: { shape: readonly number[]; dtype: DType }): GpuTensor;
 }
 
+/**
+ * A fractional pool given no randomSamples: drawn on the host as the
+ * WebAssembly API draws them, and uploaded (undefined: given, or the call's
+ * own checks will refuse its arguments).
+ */
+function drawnSamples(b: GpuBackend, name: string, args: unknown[]): GpuTensor | undefined {
+  const [x, options] = args as [unknown, { randomSamples?: unknown } | undefined];
+  if (!(x instanceof GpuTensor) || options === null || typeof options !== 'object' ||
+      options.randomSamples !== undefined || (x.dtype !== 'float32' && x.dtype !== 'float64')) {
+    return undefined;
+  }
+  const dims = Number(name[name.length - 2]);
+  if (x.shape.length !== dims + 1 && x.shape.length !== dims + 2) return undefined;
+  const s = drawSamples(name, x.shape, dims, x.dtype);
+  return b.upload(`gpu.${name}`, s.data as ArrayBufferView, s.shape, x.dtype, x.cls);
+}
+
 function backendObject(b: GpuBackend): WebGPUBackend {
   const api: Record<string, unknown> = {
     device: b.device,
@@ -118,12 +136,12 @@ function backendObject(b: GpuBackend): WebGPUBackend {
       const fn = 'gpu.wrap';
       b.alive(fn);
       if (options === null || typeof options !== 'object') {
-        throw new TypeError(`${fn}: options must be an object { shape, dtype }, got ${describe(options)}`);
+        throw new UnpoolTypeError(`${fn}: options must be an object { shape, dtype }, got ${describe(options)}`);
       }
       const shape = checkShape(fn, 'shape', options.shape);
       const type = dtypeNamed(options.dtype, 'float') ?? dtypeNamed(options.dtype, 'index');
       if (type === undefined) {
-        throw new TypeError(`${fn}: dtype=${describe(options.dtype)} must be one of ` +
+        throw new UnpoolTypeError(`${fn}: dtype=${describe(options.dtype)} must be one of ` +
             `${Object.keys(DTYPES).map((d) => `'${d}'`).join(', ')}`);
       }
       return b.wrap(fn, buffer, shape, type.dtype);
@@ -132,6 +150,8 @@ function backendObject(b: GpuBackend): WebGPUBackend {
   for (const [name, op] of Object.entries(OPS) as [string, Fn][]) {
     api[name] = (...args: unknown[]) => {
       if (active !== undefined) throw new Error(`gpu.${name}: called while another GPU call runs`);
+      const draw = /^fractionalMaxPool\dd$/.test(name) ? drawnSamples(b, name, args) : undefined;
+      if (draw !== undefined) args = [args[0], { ...(args[1] as object), randomSamples: draw }];
       active = b;
       try {
         return (op as (...a: unknown[]) => unknown)(...args);
@@ -150,7 +170,7 @@ function backendObject(b: GpuBackend): WebGPUBackend {
 export async function initWebGPU(options: InitWebGPUOptions = {}): Promise<WebGPUBackend> {
   const fn = 'initWebGPU';
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
+    throw new UnpoolTypeError(`${fn}: options must be an object, got ${describe(options)}`);
   }
   const { device: given, gpu: source, ...wasmOptions } = options;
   await init(wasmOptions);
@@ -166,7 +186,7 @@ export async function initWebGPU(options: InitWebGPUOptions = {}): Promise<WebGP
     device = await adapter.requestDevice();
   } else if (device === null || typeof device !== 'object' ||
              typeof (device as { createBuffer?: unknown }).createBuffer !== 'function') {
-    throw new TypeError(`${fn}: device must be a GPUDevice, got ${describe(device)}`);
+    throw new UnpoolTypeError(`${fn}: device must be a GPUDevice, got ${describe(device)}`);
   }
   return backendObject(new GpuBackend(device, runtimeOf(wasm(fn))));
 }

@@ -3,7 +3,7 @@
 // indices as (lo, hi) u32 pairs.
 import { ArrayClass, DType, DTYPES, StorageArray, TensorData } from '../dtypes.js';
 import type { TensorResult } from '../tensor.js';
-import { UnpoolError } from '../tensor.js';
+import { UnpoolError, UnpoolTypeError } from '../tensor.js';
 import type { GpuBufferLike } from './gpu.js';
 
 /** What a GpuTensor needs of its backend (device.ts). */
@@ -82,7 +82,7 @@ export class GpuTensor<T extends TensorData = TensorData> {
 
   /** @internal Throws unless the tensor can be used by `fn` as `name`. */
   usable(fn: string, name: string): void {
-    if (this.destroyed) throw new TypeError(`${fn}: ${name} is a destroyed GpuTensor`);
+    if (this.destroyed) throw new UnpoolTypeError(`${fn}: ${name} is a destroyed GpuTensor`);
     this.owner.alive(fn);
   }
 

@@ -100,7 +100,7 @@ function same(a, b) {
   if (a.error || b.error) {
     if (!a.error || !b.error) return false;
     // A host array's TypeError has no GPU twin; everything else words the same.
-    if (a.error.name === 'TypeError' && b.error.name === 'TypeError') return true;
+    if (a.error.type && b.error.type) return true;
     // A tensor gpu.upload() refuses is refused by the same check (its name differs).
     if (a.error.message.startsWith('gpu.upload: ')) return a.error.name === b.error.name && a.error.code === b.error.code;
     return a.error.name === b.error.name && a.error.code === b.error.code && a.error.message === b.error.message;
@@ -113,7 +113,7 @@ function same(a, b) {
   });
 }
 
-const errorOf = (e) => ({ name: e?.name, code: e?.code, message: String(e?.message ?? e) });
+const errorOf = (e) => ({ name: e?.name, type: e instanceof TypeError, code: e?.code, message: String(e?.message ?? e) });
 
 async function observeAll(c, indexType, container, api, put, read) {
   const seen = [];

@@ -113,6 +113,11 @@ export const cases = [
       const f = gpu.fractionalMaxPool2d(gpu.upload(x), { kernelSize: 2, outputSize: 3, randomSamples: gpu.upload(samples) });
       const e4 = await rejects('sample read()', f.indices.read(), /randomSamples\[1\]=1\.5/);
       if (e4.message !== cpuF.message) throw new Error(`${e4.message} | ${cpuF.message}`);
+      // Without randomSamples, they are drawn (as the WebAssembly API draws them) and uploaded.
+      const drawn = await gpu.fractionalMaxPool2d(gpu.upload(x), { kernelSize: 2, outputSize: 3 }).indices.read();
+      if (JSON.stringify(drawn.shape) !== '[1,1,3,3]' || drawn.data.some((v) => v < 0 || v >= 25)) {
+        throw new Error(`drawn samples: ${JSON.stringify(drawn)}`);
+      }
     },
   },
 ];
