@@ -47,8 +47,8 @@ constexpr int kGeometrySlots = 3 + 6 * unpool::kMaxSpatialDims + 2;
   X(shape_b, "shapeB", kShapeSlots) /* its second (backward ops) */         \
   X(shape_out, "shapeOut", kShapeSlots) /* written: the result's shape */   \
   X(range_min, "rangeMin", unpool::kMaxSpatialDims) /* written: unpool */   \
-  X(range_max, "rangeMax", unpool::kMaxSpatialDims) /* output ranges */  \
-  X(plan_geometry, "planGeometry", kGeometrySlots) /* written by          \
+  X(range_max, "rangeMax", unpool::kMaxSpatialDims) /* output ranges */     \
+  X(plan_geometry, "planGeometry", kGeometrySlots) /* written by            \
                            planGeometry(): the held plan's Geometry */
 
 struct ParamBlock {

@@ -263,8 +263,8 @@ Check fractional_sample_error(const Plan& plan, int64_t position, int64_t bits) 
   }
   // A sample inside [0, 1] is no error: say so rather than report success.
   if (c.ok()) {
-    c = fail(Status::kInvalidArgument, Message() << plan.name << ": randomSamples[" << position
-                                                 << "] is inside [0, 1]");
+    c = fail(Status::kInvalidArgument,
+             Message() << plan.name << ": randomSamples[" << position << "] is inside [0, 1]");
   }
   return c;
 }
