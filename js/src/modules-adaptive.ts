@@ -40,7 +40,8 @@ abstract class AdaptiveMaxPoolNd<X extends IndexType> {
 
   protected constructor(private readonly dims: number, outputSize: AdaptiveOutputSize,
                         opts?: AdaptiveMaxPoolModuleOptions<X>) {
-    const options = moduleOptions(`AdaptiveMaxPool${dims}d`, opts, ADAPTIVE_MAX_POOL_MODULE_KEYS);
+    const options = moduleOptions(`AdaptiveMaxPool${dims}d`, opts, ADAPTIVE_MAX_POOL_MODULE_KEYS,
+                                  'outputSize');
     this.outputSize = outputSize;
     this.indexType = options.indexType === undefined ? 'int32' as X : options.indexType;
     this.layout = options.layout;

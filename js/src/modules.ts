@@ -21,10 +21,15 @@ import type { FloatArray, IndexArray, IndexType, Size } from './tensor.js';
  * takes the default, a null is refused there, as in the functions).
  */
 export function moduleOptions<T>(cls: string, options: T | undefined,
-                                 known: readonly string[]): Partial<T> {
+                                 known: readonly string[], first = 'kernelSize'): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object') {
     throw typeError(`${cls}: options must be an object, got ${describe(options)}`);
+  }
+  if (first in options) {
+    throw typeError(`${cls}: options.${first}=${describe((options as Record<string, unknown>)[first])}` +
+        ` is not an option; ${first} is the first argument: new ${cls}(${first}, options)`,
+        'unknown_option');
   }
   checkOptionKeys(cls, options, known);
   return options;

@@ -85,7 +85,9 @@ describe('16-bit properties against the reference', () => {
       const x = values(rand, prod(shape), dtype);
       const ref = refPoolHalf(x, dtype, shape, g);
       const indexType = t.int64 ? 'int64' : 'int32';
-      const opts = { kernelSize: kernel, stride, padding, dilation, ceilMode: t.ceilMode, indexType };
+      // The pool's geometry (what its backward takes too), and the pool's options.
+      const geom = { kernelSize: kernel, stride, padding, dilation, ceilMode: t.ceilMode };
+      const opts = { ...geom, indexType };
       // Channels-last: the same op on transposed tensors; results transposed back.
       const layout = t.channelsLast ? { layout: ['NLC', 'NHWC', 'NDHWC'][dims - 1] } : {};
       const lastOf = (bits: Uint16Array, s: number[]) => (t.channelsLast
@@ -109,7 +111,7 @@ describe('16-bit properties against the reference', () => {
 
       const go = grads(rand, ref.output.length, dtype);
       const back = api[`maxPool${dims}dBackward`]({ ...lastOf(go, ref.shape), dtype }, r.indices,
-        { ...opts, ...layout, inputShape: xin.shape });
+        { ...geom, ...layout, inputShape: xin.shape });
       expect(sameHalfBits(firstOf(back.data, shape), refPoolBackwardHalf(go, dtype, ref.indices, shape,
         ref.shape, dims), dtype), 'pool backward').toBe('');
 

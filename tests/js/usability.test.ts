@@ -87,6 +87,10 @@ describe('unknown options are refused by name', () => {
                   'AdaptiveMaxPool2d: options.return_indices=true is not an option; indices are always returned: the result is { output, indices }');
     unknownOption(() => new u.FractionalMaxPool2d(2, { output_ratio: 0.5 }),
                   'FractionalMaxPool2d: options.output_ratio=0.5 is not an option; did you mean outputRatio?');
+    unknownOption(() => new u.MaxPool2d(2, { kernelSize: 2, stride: 1 }),
+                  'MaxPool2d: options.kernelSize=2 is not an option; kernelSize is the first argument: new MaxPool2d(kernelSize, options)');
+    unknownOption(() => new u.AdaptiveMaxPool2d(2, { outputSize: 2 }),
+                  'AdaptiveMaxPool2d: options.outputSize=2 is not an option; outputSize is the first argument: new AdaptiveMaxPool2d(outputSize, options)');
     unknownOption(() => new u.MaxPool2d(2).forward(x4(), { indexType: 'int64' }),
                   'MaxPool2d.forward: options.indexType="int64" is not an option; MaxPool2d.forward has no indexType ' +
                   'option (it takes out, resident)');
