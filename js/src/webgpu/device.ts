@@ -26,7 +26,7 @@ const FAMILIES: Readonly<Record<string, { files: readonly string[]; bindings: re
     bindings: ['read-only-storage', 'storage', 'storage', 'read-only-storage'],
   },
   backward: {
-    files: ['common', 'softfloat', 'windows', 'backward'],
+    files: ['common', 'softfloat', 'windows', 'status', 'backward'],
     bindings: ['read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage'],
   },
   fractional: {
@@ -34,7 +34,7 @@ const FAMILIES: Readonly<Record<string, { files: readonly string[]; bindings: re
     bindings: ['read-only-storage', 'storage', 'storage'],
   },
   unpool: {
-    files: ['common', 'unpool'],
+    files: ['common', 'status', 'unpool'],
     bindings: ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'storage'],
   },
 };

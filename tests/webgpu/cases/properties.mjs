@@ -40,7 +40,6 @@ function valuesOf(r, dtype, n) {
   };
 }
 
-let fractionalRuns = 0;
 const DTYPES = ['float32', 'float64', 'float16', 'bfloat16'];
 const F16 = globalThis.Float16Array;
 
@@ -161,39 +160,49 @@ export const cases = [
     }),
   },
   {
-    name: 'adaptive pool and backward, fractional pool and backward: random sizes',
-    run: (ctx) => trials(ctx, 60, 3000, async (r, gpu) => {
+    name: 'adaptive pool and its backward pass: random sizes, both layouts',
+    run: (ctx) => trials(ctx, 30, 3000, async (r, gpu) => {
       const { dims, x, layout } = poolCase(r);
       const spatial = layout ? x.shape.slice(1, -1) : x.shape.slice(2);
       const outputSize = spatial.map((s) => 1 + Math.floor(r() * (s + 2)));
       const indexType = r() < 0.5 ? 'int64' : 'int32';
       const aopts = { outputSize, indexType, ...(layout ? { layout } : {}) };
       const cpu = unpool[`adaptiveMaxPool${dims}d`](x, aopts);
-      const X = gpu.upload(x);
-      const g = gpu[`adaptiveMaxPool${dims}d`](X, aopts);
+      const g = gpu[`adaptiveMaxPool${dims}d`](gpu.upload(x), aopts);
       await agree('adaptive output', cpu.output, g.output);
       await agree('adaptive indices', cpu.indices, g.indices);
       const bopts = { inputShape: x.shape, ...(layout ? { layout } : {}) };
       await agree('adaptive backward', unpool[`adaptiveMaxPool${dims}dBackward`](cpu.output, cpu.indices, bopts),
                   gpu[`adaptiveMaxPool${dims}dBackward`](g.output, g.indices, bopts));
-      if (dims === 1 || layout || x.dtype) return;
-      const k = 1 + Math.floor(r() * 2);
-      const fsize = spatial.map((s) => Math.max(1, Math.min(s - k + (dims === 3 ? 0 : 1), 1 + Math.floor(r() * s))));
-      const planes = x.shape[0] * x.shape[1];
-      const Arr = x.data instanceof Float64Array ? Float64Array : Float32Array;
-      const samples = { data: Arr.from({ length: planes * dims }, () => (r() < 0.1 ? 0.99999994 : r())), shape: [x.shape[0], x.shape[1], dims] };
-      const fopts = { kernelSize: k, outputSize: fsize, indexType };
-      let fc;
-      try { fc = unpool[`fractionalMaxPool${dims}d`](x, { ...fopts, randomSamples: samples }); } catch { return; }
-      fractionalRuns += 1;
-      const fg = gpu[`fractionalMaxPool${dims}d`](X, { ...fopts, randomSamples: gpu.upload(samples) });
-      await agree('fractional output', fc.output, fg.output);
-      await agree('fractional indices', fc.indices, fg.indices);
-      await agree('fractional backward', unpool[`fractionalMaxPool${dims}dBackward`](fc.output, fc.indices, { inputShape: x.shape }),
-                  gpu[`fractionalMaxPool${dims}dBackward`](fg.output, fg.indices, { inputShape: x.shape }));
-    }).then(() => {
-      ctx.log(`${fractionalRuns} of them fractional`);
-      if (fractionalRuns === 0) throw new Error('no trial reached the fractional pool');
     }),
+  },
+  {
+    name: 'fractional pool and its backward pass: random sizes and samples (some near 1)',
+    run: (ctx) => {
+      let runs = 0;
+      return trials(ctx, 30, 4000, async (r, gpu) => {
+        const dims = 2 + Math.floor(r() * 2);
+        const dtype = r() < 0.5 ? 'float32' : 'float64';
+        const k = 1 + Math.floor(r() * 2);
+        const spatial = Array.from({ length: dims }, () => k + 2 + Math.floor(r() * 6));
+        const shape = [1 + Math.floor(r() * 2), 1 + Math.floor(r() * 2), ...spatial];
+        const x = { ...valuesOf(r, dtype, shape.reduce((a, b) => a * b, 1)), shape };
+        // The size rule: out + k - 1 <= in in 2d, < in in 3d.
+        const fsize = spatial.map((s) => 1 + Math.floor(r() * (s - k - (dims === 3 ? 1 : 0))));
+        const Arr = dtype === 'float64' ? Float64Array : Float32Array;
+        const samples = { data: Arr.from({ length: shape[0] * shape[1] * dims }, () => (r() < 0.15 ? 0.99999994 : r())),
+                          shape: [shape[0], shape[1], dims] };
+        const fopts = { kernelSize: k, outputSize: fsize, indexType: r() < 0.5 ? 'int64' : 'int32' };
+        const fc = unpool[`fractionalMaxPool${dims}d`](x, { ...fopts, randomSamples: samples });
+        const fg = gpu[`fractionalMaxPool${dims}d`](gpu.upload(x), { ...fopts, randomSamples: gpu.upload(samples) });
+        runs += 1;
+        await agree('fractional output', fc.output, fg.output);
+        await agree('fractional indices', fc.indices, fg.indices);
+        await agree('fractional backward', unpool[`fractionalMaxPool${dims}dBackward`](fc.output, fc.indices, { inputShape: shape }),
+                    gpu[`fractionalMaxPool${dims}dBackward`](fg.output, fg.indices, { inputShape: shape }));
+      }).then(() => {
+        if (runs !== 30) throw new Error(`${runs} of 30 fractional trials ran`);
+      });
+    },
   },
 ];

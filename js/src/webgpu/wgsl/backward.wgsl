@@ -10,7 +10,7 @@
 //   not one of its window's taps sets status[3], and gather then scans every
 //   output of the plane instead of the windows that can hold i;
 // - gather (one invocation per gradInput element, two for 16-bit values);
-// - error_value: the first bad index's value, for the message.
+// - error_value (status.wgsl): the first bad index's value, for the message.
 // P.flags bit 0: the op has a pool geometry (a max pool with a kernel);
 // without one (maxPoolBackward with no kernel) every index takes the scan.
 
@@ -127,20 +127,14 @@ struct Range {
 // The outputs along `dim` whose windows can hold input coordinate i, as a
 // range to test (each is tested with is_tap).
 fn candidates(dim: u32, i: u32, plane: u32) -> Range {
-  var n_in: u32; var n_out: u32; var k: u32; var s: u32; var p: u32; var d: u32;
-  switch dim {
-    case 0u: { n_in = P.in_d; n_out = P.out_d; k = P.k_d; s = P.s_d; p = P.p_d; d = P.d_d; }
-    case 1u: { n_in = P.in_h; n_out = P.out_h; k = P.k_h; s = P.s_h; p = P.p_h; d = P.d_h; }
-    default: { n_in = P.in_w; n_out = P.out_w; k = P.k_w; s = P.s_w; p = P.p_w; d = P.d_w; }
-  }
+  let g = dim_of(dim);
+  let n_in = g.n_in; let n_out = g.n_out; let k = g.k; let s = g.s; let p = g.p; let d = g.d;
   if (MODE == 1u) {
     return Range(mul_div(i, n_out, n_in, false), min(mul_div(i + 1u, n_out, n_in, true) + 1u, n_out));
   }
   if (MODE == 2u) {
     // Starts are nondecreasing: the first window that ends past i, by bisection.
-    var first = plane * (P.out_d + P.out_h + P.out_w);
-    if (dim >= 1u) { first = first + P.out_d; }
-    if (dim == 2u) { first = first + P.out_h; }
+    let first = starts_at(plane, dim);
     var lo = 0u;
     var hi = n_out;
     while (lo < hi) {
@@ -213,19 +207,5 @@ fn gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) l
     gi[2u * item + 1u] = v.y;
   } else {
     gi[item] = v.x;
-  }
-}
-
-@compute @workgroup_size(1)
-fn error_value() {
-  let e = atomicLoad(&status[0]);
-  if (e == NONE) { return; }
-  if (INDEX64) {
-    atomicStore(&status[1], indices[2u * e]);
-    atomicStore(&status[2], indices[2u * e + 1u]);
-  } else {
-    let v = indices[e];
-    atomicStore(&status[1], v);
-    atomicStore(&status[2], select(0u, 0xffffffffu, (v >> 31u) != 0u));
   }
 }

@@ -75,6 +75,33 @@ fn neg_inf() -> vec2<u32> {
   }
 }
 
+// The geometry of one spatial dim (0 D, 1 H, 2 W) from the uniform block.
+struct Dim {
+  n_in: u32,
+  n_out: u32,
+  k: u32,
+  s: u32,
+  p: u32,
+  d: u32,
+}
+
+fn dim_of(dim: u32) -> Dim {
+  switch dim {
+    case 0u: { return Dim(P.in_d, P.out_d, P.k_d, P.s_d, P.p_d, P.d_d); }
+    case 1u: { return Dim(P.in_h, P.out_h, P.k_h, P.s_h, P.p_h, P.d_h); }
+    default: { return Dim(P.in_w, P.out_w, P.k_w, P.s_w, P.p_w, P.d_w); }
+  }
+}
+
+// Where a plane's fractional window starts along `dim` begin: per plane,
+// out_d + out_h + out_w entries, D's then H's then W's.
+fn starts_at(plane: u32, dim: u32) -> u32 {
+  var at = plane * (P.out_d + P.out_h + P.out_w);
+  if (dim >= 1u) { at = at + P.out_d; }
+  if (dim == 2u) { at = at + P.out_h; }
+  return at;
+}
+
 // Words of `n` values of the dtype (16-bit values: two a word).
 fn value_words(n: u32) -> u32 {
   if (DTYPE == 1u) { return 2u * n; }

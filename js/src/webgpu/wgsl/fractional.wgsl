@@ -52,15 +52,9 @@ fn intervals(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id
   if (item >= P.count) { return; }
   let plane = item / 3u;
   let slot = item % 3u;  // D, H, W
-  var n_in: u32; var n_out: u32; var k: u32;
-  switch slot {
-    case 0u: { n_in = P.in_d; n_out = P.out_d; k = P.k_d; }
-    case 1u: { n_in = P.in_h; n_out = P.out_h; k = P.k_h; }
-    default: { n_in = P.in_w; n_out = P.out_w; k = P.k_w; }
-  }
-  var first = plane * (P.out_d + P.out_h + P.out_w);
-  if (slot >= 1u) { first = first + P.out_d; }
-  if (slot == 2u) { first = first + P.out_h; }
+  let g = dim_of(slot);
+  let n_in = g.n_in; let n_out = g.n_out; let k = g.k;
+  let first = starts_at(plane, slot);
   let last = n_in - k;
   if (P.flags == 2u && slot == 0u) {
     starts[first] = 0u;  // 2d: the leading dim of size 1

@@ -8,7 +8,7 @@
 //   none won;
 // - unpool_backward: gradInput[e] = gradOutput at e's target (a gather).
 // An index outside its plane is recorded in `status` (the first bad
-// position, by atomicMin), and error_value then copies its value there, so
+// position, by atomicMin), and error_value (status.wgsl) then copies its value there, so
 // the host can word the CPU's error; the results are then undefined.
 //
 // Geometry: P.in_plane elements a plane of `x` (and of the indices),
@@ -126,20 +126,5 @@ fn unpool_backward(@builtin(workgroup_id) wid: vec3<u32>,
     y[2u * item + 1u] = v.y;
   } else {
     y[item] = v.x;
-  }
-}
-
-// One invocation: the value of the first bad index, for the message.
-@compute @workgroup_size(1)
-fn error_value() {
-  let e = atomicLoad(&status[0]);
-  if (e == NONE) { return; }
-  if (INDEX64) {
-    atomicStore(&status[1], indices[2u * e]);
-    atomicStore(&status[2], indices[2u * e + 1u]);
-  } else {
-    let v = indices[e];
-    atomicStore(&status[1], v);
-    atomicStore(&status[2], select(0u, 0xffffffffu, (v >> 31u) != 0u));
   }
 }

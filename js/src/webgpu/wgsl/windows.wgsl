@@ -16,22 +16,15 @@ struct Span {
 
 // The window of output o along one dim (dim 0 D, 1 H, 2 W).
 fn span(dim: u32, o: u32, plane: u32) -> Span {
-  var n_in: u32; var n_out: u32; var k: u32; var s: u32; var p: u32; var d: u32;
-  switch dim {
-    case 0u: { n_in = P.in_d; n_out = P.out_d; k = P.k_d; s = P.s_d; p = P.p_d; d = P.d_d; }
-    case 1u: { n_in = P.in_h; n_out = P.out_h; k = P.k_h; s = P.s_h; p = P.p_h; d = P.d_h; }
-    default: { n_in = P.in_w; n_out = P.out_w; k = P.k_w; s = P.s_w; p = P.p_w; d = P.d_w; }
-  }
+  let g = dim_of(dim);
+  let n_in = g.n_in; let n_out = g.n_out; let k = g.k; let s = g.s; let p = g.p; let d = g.d;
   if (MODE == 1u) {
     let start = mul_div(o, n_in, n_out, false);
     let end = mul_div(o + 1u, n_in, n_out, true) + 1u;
     return Span(i32(start), i32(end), 1);
   }
   if (MODE == 2u) {
-    var at = plane * (P.out_d + P.out_h + P.out_w) + o;
-    if (dim >= 1u) { at = at + P.out_d; }
-    if (dim == 2u) { at = at + P.out_h; }
-    let start = aux[at];
+    let start = aux[starts_at(plane, dim) + o];
     return Span(i32(start), i32(start + k), 1);
   }
   var start = i32(o * s) - i32(p);
