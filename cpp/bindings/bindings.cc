@@ -177,6 +177,34 @@ int32_t convert_indices(uintptr_t address, int32_t from, int32_t from_type, uint
       reinterpret_cast<void*>(dst), &last_error()));
 }
 
+// convertIndices's checks alone (dims, layout, shapeA, shapeB as for
+// convertIndices), its geometry -> planGeometry: the WebGPU backend converts
+// on the GPU.
+int32_t plan_convert(uintptr_t address, int32_t from, int32_t from_type, int32_t to,
+                     int32_t to_type) {
+  ParamBlock* b = block_at(address);
+  unpool::Geometry g;
+  const unpool::Status st = unpool::plan_convert_indices(
+      static_cast<int32_t>(to_i64(b->dims[0])), read_layout(*b), read_shape(b->shape_a),
+      read_shape(b->shape_b), static_cast<unpool::IndexFormat>(from),
+      static_cast<unpool::IndexType>(from_type), static_cast<unpool::IndexFormat>(to),
+      static_cast<unpool::IndexType>(to_type), &g, &last_error());
+  if (st == unpool::Status::kOk) write_geometry(g, b->plan_geometry);
+  return code(st);
+}
+
+// The message of convertIndices's first bad element `position` holding the
+// int64 (lo, hi); `per_plane`: every index lies in [0, plane).
+int32_t convert_error(uintptr_t address, int32_t from, double position, uint32_t lo, uint32_t hi,
+                      int32_t per_plane) {
+  const ParamBlock* b = block_at(address);
+  const int64_t value = static_cast<int64_t>((static_cast<uint64_t>(hi) << 32) | lo);
+  return code(unpool::convert_indices_error(
+      static_cast<int32_t>(to_i64(b->dims[0])), read_layout(*b), read_shape(b->shape_a),
+      read_shape(b->shape_b), static_cast<unpool::IndexFormat>(from), to_i64(position), value,
+      per_plane != 0, &last_error()));
+}
+
 }  // namespace
 }  // namespace unpool_bindings
 
@@ -199,5 +227,7 @@ EMSCRIPTEN_BINDINGS(unpool) {
   function("unpoolOutputRange", &b::unpool_output_range);
   function("planGeometry", &b::plan_geometry);
   function("contentError", &b::content_error_call);
+  function("planConvert", &b::plan_convert);
+  function("convertError", &b::convert_error);
   function("convertIndices", &b::convert_indices);
 }

@@ -95,15 +95,21 @@ unpool::FractionalPoolParams read_fractional(const ParamBlock& b) {
 }
 
 void write_geometry(const unpool::Plan& plan, double* s) {
-  const unpool::Geometry& g = plan.geometry;
+  write_geometry(plan.geometry, s);
+  s += kGeometrySlots - 2;
+  *s++ = plan.pool_geometry ? 1 : 0;
+  *s = plan.regular ? 1 : 0;
+}
+
+void write_geometry(const unpool::Geometry& g, double* s) {
   *s++ = static_cast<double>(static_cast<int32_t>(g.layout));
   *s++ = static_cast<double>(g.channels);
   *s++ = static_cast<double>(g.planes);
   for (const int64_t* a : {g.in, g.out, g.kernel, g.stride, g.pad, g.dilation}) {
     for (int i = 0; i < unpool::kMaxSpatialDims; ++i) *s++ = static_cast<double>(a[i]);
   }
-  *s++ = plan.pool_geometry ? 1 : 0;
-  *s = plan.regular ? 1 : 0;
+  s[0] = 0;
+  s[1] = 0;
 }
 
 }  // namespace unpool_bindings

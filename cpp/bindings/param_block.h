@@ -103,6 +103,7 @@ unpool::AdaptivePoolParams read_adaptive(const ParamBlock& b);
 unpool::FractionalPoolParams read_fractional(const ParamBlock& b);
 void write_shape(const unpool::Shape& shape, double* s);
 void write_geometry(const unpool::Plan& plan, double* s);
+void write_geometry(const unpool::Geometry& g, double* s);
 
 }  // namespace unpool_bindings
 

@@ -119,37 +119,48 @@ void for_each_element(const Geometry& g, Layout layout, int64_t channels, F&& f)
   }
 }
 
+// The error of element e (holding v) of the indices, not an index of
+// format `from` into its own plane. `per_plane`: every index of the tensor
+// lies in [0, plane), which the message then points out for formats other
+// than PyTorch's (PyTorch's ONNX exporter emits per-plane indices).
+Check index_error(const Geometry& g, Layout layout, const Codec& from, const Shape& input,
+                  int64_t e, int64_t v, bool per_plane) {
+  const int64_t channels = g.channels, n_plane = g.out_plane();
+  const int64_t p = layout == Layout::kChannelsFirst
+                        ? e / n_plane
+                        : (e / (channels * n_plane)) * channels + e % channels;
+  const int64_t n = p / channels, ch = p % channels;
+  const char* name = index_format_name(from.format);
+  internal::Message m;
+  m << kOp << ": indices[" << e << "]=" << v << " is not " << (name[0] == 'o' ? "an " : "a ")
+    << name << " index into its own plane (n=" << n << ", c=" << ch << ") of input "
+    << internal::shape_string(input) << " (" << from.plane << " elements per plane)";
+  if (per_plane && from.format != IndexFormat::kPyTorch) {
+    m << "; every index lies in [0, " << from.plane
+      << "): they may already be PyTorch's per-plane indices (from: 'pytorch')";
+  }
+  return Check{Status::kInvalidIndex, m.str()};
+}
+
 // Checks every index first, so a failed call writes nothing (src and dst
 // may be one buffer), then converts.
 template <typename From, typename To>
 Check convert(const Geometry& g, Layout layout, int64_t channels, const Codec& from,
               const From* src, const Codec& to, To* dst, const Shape& input) {
   Check c;
+  int64_t bad = -1;
   for_each_element(g, layout, channels, [&](int64_t e, int64_t n, int64_t ch) {
-    const int64_t v = static_cast<int64_t>(src[e]);
-    if (from.decode(v, n, ch) >= 0) return true;
-    const char* name = index_format_name(from.format);
-    internal::Message m;
-    m << kOp << ": indices[" << e << "]=" << v << " is not " << (name[0] == 'o' ? "an " : "a ")
-      << name << " index into its own plane (n=" << n << ", c=" << ch << ") of input "
-      << internal::shape_string(input) << " (" << from.plane << " elements per plane)";
-    c = Check{Status::kInvalidIndex, m.str()};
+    if (from.decode(static_cast<int64_t>(src[e]), n, ch) >= 0) return true;
+    bad = e;
     return false;
   });
-  if (!c.ok()) {
-    // Per-plane indices given as another format (PyTorch's ONNX exporter
-    // emits PyTorch's): say so when every index would be a valid one.
-    bool per_plane = from.format != IndexFormat::kPyTorch;
+  if (bad >= 0) {
+    bool per_plane = true;
     for (int64_t e = 0, total = g.planes * g.out_plane(); per_plane && e < total; ++e) {
       const int64_t v = static_cast<int64_t>(src[e]);
       per_plane = v >= 0 && v < from.plane;
     }
-    if (per_plane) {
-      internal::Message m;
-      m << c.message << "; every index lies in [0, " << from.plane
-        << "): they may already be PyTorch's per-plane indices (from: 'pytorch')";
-      c = Check{Status::kInvalidIndex, m.str()};
-    }
+    c = index_error(g, layout, from, input, bad, static_cast<int64_t>(src[bad]), per_plane);
     return c;
   }
   for_each_element(g, layout, channels, [&](int64_t e, int64_t n, int64_t ch) {
@@ -161,27 +172,60 @@ Check convert(const Geometry& g, Layout layout, int64_t channels, const Codec& f
 
 }  // namespace
 
+namespace {
+
+// The checks of a conversion and its geometry (g->in: the pooled input's
+// plane, g->out: the indices' plane).
+Check plan_convert(int32_t dims, Layout layout, const Shape& input, const Shape& indices_shape,
+                   IndexFormat from, IndexType from_type, IndexFormat to, IndexType to_type,
+                   Geometry* g) {
+  Check c;
+  if (!valid_format(from) || !valid_format(to)) {
+    return internal::fail(Status::kInvalidArgument,
+                          internal::Message()
+                              << kOp << ": index format "
+                              << static_cast<int>(valid_format(from) ? to : from) << " is unknown");
+  }
+  c = internal::plan_plain(kOp, dims, layout, input, indices_shape, "input", "indices", g);
+  if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, from_type);
+  if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, to_type);
+  const int64_t batch = c.ok() && input.rank == dims + 2 ? input.dims[0] : 1;
+  Codec ct{to, g->in_plane(), {g->in[0], g->in[1], g->in[2]}, g->channels};
+  if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, to_type, ct.limit(batch));
+  return c;
+}
+
+}  // namespace
+
+Status plan_convert_indices(int32_t dims, Layout layout, const Shape& input,
+                            const Shape& indices_shape, IndexFormat from, IndexType from_type,
+                            IndexFormat to, IndexType to_type, Geometry* geometry,
+                            std::string* error) {
+  return internal::report(
+      plan_convert(dims, layout, input, indices_shape, from, from_type, to, to_type, geometry),
+      error);
+}
+
+Status convert_indices_error(int32_t dims, Layout layout, const Shape& input,
+                             const Shape& indices_shape, IndexFormat from, int64_t position,
+                             int64_t value, bool per_plane, std::string* error) {
+  Geometry g;
+  Check c = plan_convert(dims, layout, input, indices_shape, from, IndexType::kInt64, from,
+                         IndexType::kInt64, &g);
+  if (!c.ok()) return internal::report(c, error);
+  const Codec cf{from, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, g.channels};
+  return internal::report(index_error(g, layout, cf, input, position, value, per_plane), error);
+}
+
 Status convert_indices(int32_t dims, Layout layout, const Shape& input, const Shape& indices_shape,
                        IndexFormat from, IndexType from_type, const void* src, IndexFormat to,
                        IndexType to_type, void* dst, std::string* error) {
-  Check c;
-  if (!valid_format(from) || !valid_format(to)) {
-    c = internal::fail(Status::kInvalidArgument,
-                       internal::Message()
-                           << kOp << ": index format "
-                           << static_cast<int>(valid_format(from) ? to : from) << " is unknown");
-  }
   Geometry g;
-  if (c.ok())
-    c = internal::plan_plain(kOp, dims, layout, input, indices_shape, "input", "indices", &g);
-  if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, from_type);
-  if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, to_type);
-  const int64_t channels = g.channels;
-  const int64_t batch = c.ok() && input.rank == dims + 2 ? input.dims[0] : 1;
-  Codec cf{from, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, channels};
-  Codec ct{to, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, channels};
-  if (c.ok()) c = internal::check_types(kOp, DType::kFloat32, to_type, ct.limit(batch));
+  Check c = plan_convert(dims, layout, input, indices_shape, from, from_type, to, to_type, &g);
   if (!c.ok() || g.planes == 0) return internal::report(c, error);
+  const int64_t channels = g.channels;
+  const Codec cf{from, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, channels};
+  const Codec ct{to, g.in_plane(), {g.in[0], g.in[1], g.in[2]}, channels};
   auto run = [&](auto from_tag, auto to_tag) {
     using F = decltype(from_tag);
     using T = decltype(to_tag);

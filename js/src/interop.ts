@@ -1,8 +1,8 @@
 // Bridges to other runtimes: index format conversions (ONNX, TensorFlow)
 // and the generic outputSizeRange. Formats are checked and converted by the
 // core (unpool::convert_indices), so messages match the C++ API.
-import { DTYPES } from './dtypes.js';
-import { HeapBlock, runtimeOf } from './heap.js';
+import { DTypeInfo, DTYPES } from './dtypes.js';
+import { HeapBlock, Runtime, runtimeOf } from './heap.js';
 import { Layout, layoutCode } from './layout.js';
 import { wasm } from './loader.js';
 import { maxUnpoolOutputRangeNd, OptionOf, SizeRange } from './ops.js';
@@ -139,6 +139,34 @@ export function convertIndices<const O extends ConvertIndicesOptions>(
   const m = wasm(fn);
   checkOptionKeys(fn, options, CONVERT_INDICES_KEYS);
   const it = checkTensor(fn, 'indices', indices, 'index');
+  const rt = runtimeOf(m);
+  const { from, to, toType } = convertCall(fn, rt, options, it.shape);
+  const n = numel(it.shape);
+  const block = new HeapBlock(rt, fn, [it.data.byteLength, n * toType.bytes]);
+  try {
+    (block.view(0, it.type.dtype, it.data.length) as { set(a: typeof it.data): void }).set(it.data);
+    const [ps, pd] = block.ptrs;
+    rt.check(m.convertIndices(rt.block, from, rt.codes[it.type.dtype], ps,
+                              to, rt.codes[toType.dtype], pd));
+    return {
+      data: toType.copy(block.view(1, toType.dtype, n)) as ConvertedIndexArray<O>, shape: it.shape,
+      dtype: toType.dtype as TensorResult<ConvertedIndexArray<O>>['dtype'],
+    };
+  } finally {
+    block.free();
+  }
+}
+
+/**
+ * convertIndices's options after its key check, parsed, and the block
+ * written for the core (dims, layout, shapeA = inputShape, shapeB = the
+ * indices' shape): the formats' codes and the result's index type. The
+ * WebGPU backend's convertIndices parses its options here too.
+ * @internal
+ */
+export function convertCall(fn: string, rt: Runtime, options: ConvertIndicesOptions,
+                            indicesShape: readonly number[]):
+    { from: number; to: number; toType: DTypeInfo } {
   if (options === null || typeof options !== 'object') {
     throw typeError(`${fn}: options must be an object with from, to and inputShape, ` +
         `got ${describe(options)}`);
@@ -154,24 +182,10 @@ export function convertIndices<const O extends ConvertIndicesOptions>(
     throw typeError(`${fn}: indexType=${describe(indexType)} must be 'int32' or 'int64'`);
   }
   const toType = DTYPES[indexTypeOf(fn, indexType ?? (to === 0 ? 'int32' : 'int64'))];
-  const n = numel(it.shape);
-  const rt = runtimeOf(m);
-  const block = new HeapBlock(rt, fn, [it.data.byteLength, n * toType.bytes]);
-  try {
-    (block.view(0, it.type.dtype, it.data.length) as { set(a: typeof it.data): void }).set(it.data);
-    rt.writeGeometry(plainGeometry(dims, layout));
-    rt.writeShape('shapeA', inputShape);
-    rt.writeShape('shapeB', it.shape);
-    const [ps, pd] = block.ptrs;
-    rt.check(m.convertIndices(rt.block, from, rt.codes[it.type.dtype], ps,
-                              to, rt.codes[toType.dtype], pd));
-    return {
-      data: toType.copy(block.view(1, toType.dtype, n)) as ConvertedIndexArray<O>, shape: it.shape,
-      dtype: toType.dtype as TensorResult<ConvertedIndexArray<O>>['dtype'],
-    };
-  } finally {
-    block.free();
-  }
+  rt.writeGeometry(plainGeometry(dims, layout));
+  rt.writeShape('shapeA', inputShape);
+  rt.writeShape('shapeB', indicesShape);
+  return { from, to, toType };
 }
 
 /**

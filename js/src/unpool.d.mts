@@ -53,6 +53,11 @@ export interface UnpoolWasmModule {
   planGeometry(plan: number, block: number): number;
   /** The held plan's message for bad element `position` holding the int64 (lo, hi). */
   contentError(plan: number, position: number, lo: number, hi: number): number;
+  /** convertIndices's checks alone (block as for convertIndices) -> planGeometry. */
+  planConvert(block: number, from: number, fromType: number, to: number, toType: number): number;
+  /** convertIndices's message for bad element `position` holding (lo, hi); perPlane 0/1. */
+  convertError(block: number, from: number, position: number, lo: number, hi: number,
+               perPlane: number): number;
   /** dims, layout, shapeA = the pooled input, shapeB = the indices' shape. */
   convertIndices(block: number, from: number, fromType: number, src: number, to: number,
                  toType: number, dst: number): number;

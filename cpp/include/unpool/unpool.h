@@ -208,6 +208,22 @@ Status convert_indices(int32_t dims, Layout layout, const Shape& input, const Sh
                        IndexFormat from, IndexType from_type, const void* src, IndexFormat to,
                        IndexType to_type, void* dst, std::string* error);
 
+// convert_indices's checks alone, and the geometry of the conversion
+// (`in`: the pooled input's plane, `out`: the indices' plane, `channels`,
+// `planes`): for a caller that converts elsewhere (the WebGPU backend).
+Status plan_convert_indices(int32_t dims, Layout layout, const Shape& input,
+                            const Shape& indices_shape, IndexFormat from, IndexType from_type,
+                            IndexFormat to, IndexType to_type, Geometry* geometry,
+                            std::string* error);
+
+// The error convert_indices gives when element `position` (holding `value`)
+// is the first that is not a `from` index into its own plane; `per_plane`:
+// every index of the tensor lies in [0, plane) (the message then says they
+// may be PyTorch's already).
+Status convert_indices_error(int32_t dims, Layout layout, const Shape& input,
+                             const Shape& indices_shape, IndexFormat from, int64_t position,
+                             int64_t value, bool per_plane, std::string* error);
+
 }  // namespace unpool
 
 #endif  // UNPOOL_UNPOOL_H_

@@ -33,6 +33,10 @@ const FAMILIES: Readonly<Record<string, { files: readonly string[]; bindings: re
     files: ['common', 'softfloat', 'fractional'],
     bindings: ['read-only-storage', 'storage', 'storage'],
   },
+  convert: {
+    files: ['common', 'status', 'convert'],
+    bindings: ['read-only-storage', 'storage', 'storage'],
+  },
   unpool: {
     files: ['common', 'status', 'unpool'],
     bindings: ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'storage'],
@@ -191,17 +195,15 @@ export class GpuBackend implements GpuOwner {
   failure(fn: string, c: ContentCheck): Promise<UnpoolError | undefined> {
     c.outcome ??= this.readBytes(fn, c.status, 16).then((raw) => {
       const w = new Uint32Array(raw);
-      if (w[0] === NONE) return undefined;
-      // Planned again from the call's block: the core words the message.
-      const rt = this.rt;
-      rt.f.set(c.block);
-      const plan = rt.plans[c.op as keyof typeof rt.plans];
-      rt.check(rt.m.plan(rt.ops[c.op as keyof typeof rt.ops], plan, rt.block, rt.codes[c.dtype],
-                         rt.codes[c.indexType]));
-      const code = rt.m.contentError(plan, w[0], w[1], w[2]);
-      return new UnpoolError(rt.m.lastError(), rt.statusNames[code] ?? `status_${code}`);
+      return w[0] === NONE ? undefined : c.error(w);
     });
     return c.outcome;
+  }
+
+  /** The core's error for status `code` (its message in lastError()). */
+  private coreError(code: number): UnpoolError {
+    const rt = this.rt;
+    return new UnpoolError(rt.m.lastError(), rt.statusNames[code] ?? `status_${code}`);
   }
 
   // ---- pipelines and dispatch ------------------------------------------------------
@@ -353,7 +355,16 @@ export class GpuBackend implements GpuOwner {
     const items = (n: number) => (half ? Math.ceil(n / 2) : n);
     const newCheck = (): GpuBufferLike => {
       const status = this.statusBuffer();
-      check = { status, block: rt.f.slice(), op: c.op, dtype: c.dtype, indexType: c.indexType };
+      // The call's block, kept: the message is planned again from it.
+      const block = rt.f.slice();
+      check = {
+        status,
+        error: (w) => {
+          rt.f.set(block);
+          rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.codes[c.dtype], rt.codes[c.indexType]));
+          return this.coreError(rt.m.contentError(plan, w[0], w[1], w[2]));
+        },
+      };
       return status;
     };
     switch (c.op) {
@@ -432,6 +443,46 @@ export class GpuBackend implements GpuOwner {
     const checks = check === undefined ? inherited : [...inherited, check];
     for (const t of outputs) t.checks = checks;
     return outputs;
+  }
+
+  /**
+   * convertIndices of `indices` from format code `from` to `to` (`toType`'s
+   * index type); the block holds the call (interop.ts's convertCall()).
+   */
+  convert(fn: string, indices: GpuTensor, from: number, to: number, toType: DType): GpuTensor {
+    const rt = this.rt;
+    rt.check(rt.m.planConvert(rt.block, from, rt.codes[indices.dtype], to, rt.codes[toType]));
+    const g = readPlanGeometry(rt);
+    const inputElements = g.planes * prod(g.in);
+    if (inputElements >= 2 ** 32) {
+      throw new UnpoolError(`${fn}: an input of ${inputElements} elements; the WebGPU backend ` +
+          'converts indices of inputs under 2^32 elements', 'too_large');
+    }
+    this.checkBinding(fn, indices);
+    const result = this.tensor(fn, indices.shape, toType, DTYPES[toType].classes[0], `${fn} result`);
+    const status = this.statusBuffer();
+    const block = rt.f.slice();
+    const check: ContentCheck = {
+      status,
+      error: (w) => {
+        rt.f.set(block);
+        const perPlane = w[3] === 0 ? 1 : 0;
+        return this.coreError(rt.m.convertError(rt.block, from, w[0], w[1], w[2], perPlane));
+      },
+    };
+    const enc = this.device.createCommandEncoder({ label: `unpool ${fn}` });
+    const temps: GpuBufferLike[] = [];
+    const constants = {
+      INDEX64: indices.dtype === 'int64' ? 1 : 0, OUT64: toType === 'int64' ? 1 : 0, FROM: from, TO: to,
+    };
+    const buffers = [indices.buffer, result.buffer, status];
+    const n = indices.size;
+    this.dispatch(enc, 'convert', 'convert', constants, { ...geometryParams(g), count: n }, n, buffers, temps);
+    this.dispatch(enc, 'convert', 'error_value', constants, {}, 1, buffers, temps);
+    this.device.queue.submit([enc.finish()]);
+    for (const t of temps) t.destroy();
+    result.checks = [...indices.checks, check];
+    return result;
   }
 
   /** A tensor the kernels bind must fit one binding. */

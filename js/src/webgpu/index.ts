@@ -9,7 +9,9 @@ import * as F from '../functional.js';
 import * as A from '../functional-adaptive.js';
 import { runtimeOf } from '../heap.js';
 import { init, InitOptions, wasm } from '../loader.js';
+import { ConvertIndicesOptions, convertCall } from '../interop.js';
 import { drawSamples } from '../options-adaptive.js';
+import { checkOptionKeys, CONVERT_INDICES_KEYS } from '../options.js';
 import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBackend } from './device.js';
 import type { GpuDeviceLike, GpuLike } from './gpu.js';
@@ -102,6 +104,8 @@ export interface WebGPUBackend extends GpuOps {
   upload(tensor: HostTensor): GpuTensor;
   /** An existing buffer as a tensor of `shape` and `dtype`, with no copy; it stays its owner's. */
   wrap(buffer: unknown, options: { shape: readonly number[]; dtype: DType }): GpuTensor;
+  /** convertIndices on the GPU: the same options, a GpuTensor of the result's index type. */
+  convertIndices(indices: GpuTensor, options: ConvertIndicesOptions): GpuTensor;
 }
 
 /**
@@ -146,6 +150,18 @@ function backendObject(b: GpuBackend): WebGPUBackend {
       }
       return b.wrap(fn, buffer, shape, type.dtype);
     },
+  };
+  api.convertIndices = (indices: unknown, options: ConvertIndicesOptions): GpuTensor => {
+    const fn = 'convertIndices';
+    b.alive(fn);
+    checkOptionKeys(fn, options, CONVERT_INDICES_KEYS);
+    if (!(indices instanceof GpuTensor)) {
+      throw new UnpoolTypeError(`${fn}: indices must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
+          `got ${describe(indices)}`);
+    }
+    b.input(fn, 'indices', indices, 'index');
+    const { from, to, toType } = convertCall(fn, b.rt, options, indices.shape);
+    return b.convert(fn, indices, from, to, toType.dtype);
   };
   for (const [name, op] of Object.entries(OPS) as [string, Fn][]) {
     api[name] = (...args: unknown[]) => {

@@ -21,12 +21,10 @@ export interface GpuOwner {
  * @internal
  */
 export interface ContentCheck {
+  /** [first bad element or 0xffffffff, its value's lo, hi, per call] */
   status: GpuBufferLike;
-  /** The parameter block as the call planned it (the message is planned again from it). */
-  block: Float64Array;
-  op: string;
-  dtype: DType;
-  indexType: DType;
+  /** The error of a bad element, worded by the core from the status words. */
+  error: (words: Uint32Array) => UnpoolError;
   /** The outcome, once asked for. */
   outcome?: Promise<UnpoolError | undefined>;
 }

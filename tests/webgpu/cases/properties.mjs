@@ -205,4 +205,44 @@ export const cases = [
       });
     },
   },
+  {
+    name: 'convertIndices: every pair of formats, both layouts and index types; bad indices word the CPU error',
+    run: (ctx) => trials(ctx, 40, 5000, async (r, gpu) => {
+      const formats = ['pytorch', 'onnx', 'onnx-column-major', 'tensorflow', 'tensorflow-with-batch'];
+      const dims = 1 + Math.floor(r() * 3);
+      const last = r() < 0.4;
+      const n = 1 + Math.floor(r() * 2), c = 1 + Math.floor(r() * 3);
+      const spatial = Array.from({ length: dims }, () => 1 + Math.floor(r() * 5));
+      const inputShape = last ? [n, ...spatial, c] : [n, c, ...spatial];
+      const layout = last ? ['NLC', 'NHWC', 'NDHWC'][dims - 1] : undefined;
+      const pooled = spatial.map((s) => 1 + Math.floor(r() * s));
+      const shape = last ? [n, ...pooled, c] : [n, c, ...pooled];
+      const plane = spatial.reduce((a, b) => a * b, 1);
+      // PyTorch indices, converted on the CPU into the source format.
+      const pt = Int32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => Math.floor(r() * plane));
+      const from = formats[Math.floor(r() * 5)], to = formats[Math.floor(r() * 5)];
+      const common = { inputShape, ...(layout ? { layout } : { dims }) };
+      const type = r() < 0.5 ? 'int64' : 'int32';
+      const src = unpool.convertIndices({ data: pt, shape }, { ...common, from: 'pytorch', to: from, indexType: type });
+      // Now and then one bad index (or per-plane indices given as another format).
+      const data = src.data.slice();
+      const mode = r();
+      if (mode < 0.2) data[Math.floor(r() * data.length)] = type === 'int64' ? -3n : -3;
+      const given = mode > 0.9 ? { data: type === 'int64' ? BigInt64Array.from(pt, BigInt) : pt, shape } : { data, shape };
+      const indexType = r() < 0.5 ? undefined : r() < 0.5 ? 'int32' : 'int64';
+      const options = { ...common, from, to, ...(indexType ? { indexType } : {}) };
+      let cpu, cpuError;
+      try { cpu = unpool.convertIndices(given, options); } catch (e) { cpuError = e; }
+      const g = gpu.convertIndices(gpu.upload(given), options);
+      if (cpuError) {
+        let gpuError;
+        try { await g.read(); } catch (e) { gpuError = e; }
+        if (gpuError?.message !== cpuError.message || gpuError?.code !== cpuError.code) {
+          throw new Error(`error: GPU ${gpuError?.message} | CPU ${cpuError.message}`);
+        }
+        return;
+      }
+      await agree(`convertIndices ${from} -> ${to}`, cpu, g);
+    }),
+  },
 ];
