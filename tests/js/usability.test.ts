@@ -140,9 +140,8 @@ describe('one way to recognise validation errors', () => {
       'maxPool2d: kernelSize=2.5 must be an integer', 'invalid_argument'],
     ['an index out of range', () => u.maxUnpool2d(y(), { data: Int32Array.from([0, 1, 2, 17]), shape: [1, 1, 2, 2] }, { kernelSize: 2 }),
       RangeError, 'maxUnpool2d: indices[3]=17 is out of range for output plane 4x4 (16 elements)', 'invalid_index'],
-    ['a wrong array type', () => u.maxPool2d({ data: [1, 2], shape: [1, 2] }, { kernelSize: 2 }), TypeError,
-      "maxPool2d: x.data must be a Float32Array, Float64Array, Float16Array or Uint16Array (Uint16Array with dtype 'float16' or 'bfloat16'), got [1, 2]",
-      'invalid_type'],
+    ['not a tensor', () => u.maxPool2d(5, { kernelSize: 2 }), TypeError,
+      'maxPool2d: x must be a tensor { data, shape }, got 5', 'invalid_type'],
     ['a required option missing', () => u.maxPool2d(x4(), {}), TypeError, 'maxPool2d: kernelSize is required', 'invalid_type'],
     ['an unknown option', () => u.maxPool2d(x4(), { kernelSize: 2, stide: 1 }), TypeError,
       `maxPool2d: options.stide=1 is not an option; maxPool2d takes ${POOL_TAKES}`, 'unknown_option'],
@@ -253,9 +252,10 @@ describe('the smaller messages', () => {
     const fake = Object.create(Float16Array.prototype);
     const e = thrown(() => u.maxPool2d({ data: fake, shape: [1, 1, 4, 4] }, { kernelSize: 2 }));
     expect(e).toBeInstanceOf(u.UnpoolTypeError);
-    expect(e.message).toBe('maxPool2d: x.data must be a Float32Array, Float64Array, Float16Array or Uint16Array ' +
-      "(Uint16Array with dtype 'float16' or 'bfloat16'), got an object posing as a Float16Array (not itself a typed " +
-      "array; a Float16Array polyfill? pass its bits as a Uint16Array with dtype: 'float16')");
+    // (The list of the array classes taken, between the two, is the API's.)
+    expect(e.message).toMatch(/^maxPool2d: x\.data must be a Float32Array, /);
+    expect(e.message.endsWith(', got an object posing as a Float16Array (not itself a typed array; a ' +
+      "Float16Array polyfill? pass its bits as a Uint16Array with dtype: 'float16')")).toBe(true);
   });
 
   it('options where the indices go: the indices were left out', () => {
