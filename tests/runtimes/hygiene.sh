@@ -57,7 +57,7 @@ if (npm publish --dry-run --json --ignore-scripts --offline --tag runtimes-check
    node -e '
      const report = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
      const files = (report.files ?? report[Object.keys(report)[0]]?.files ?? []).map((f) => f.path);
-     const intended = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|docs\/[A-Za-z0-9_-]+\.md|web\/screenshot\.png|dist\/[A-Za-z0-9_-]+(\.js|\.cjs|\.mjs|\.d\.ts|\.d\.cts|\.d\.mts|\.wasm))$/;
+     const intended = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|docs\/[A-Za-z0-9_-]+\.md|web\/screenshot\.png|dist\/(webgpu\/)?[A-Za-z0-9_-]+(\.js|\.cjs|\.mjs|\.d\.ts|\.d\.cts|\.d\.mts|\.wasm))$/;
      const extra = files.filter((f) => !intended.test(f));
      const needed = ["dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts", "dist/inline.js",
        "dist/inline.cjs", "dist/inline.d.ts", "dist/inline.d.cts", "dist/wasm-base64.js", "dist/unpool.wasm",
