@@ -34,4 +34,6 @@ if ! node -e '
   exit 1
 fi
 echo "test-demo: demo served at $url"
-DEMO_URL="$url" node --test tests/demo/demo.test.mjs
+# demo.test.mjs without WebGPU, webgpu.test.mjs with WebGPU on SwiftShader
+# (the backend switch); one Chromium at a time.
+DEMO_URL="$url" node --test --test-concurrency=1 tests/demo/demo.test.mjs tests/demo/webgpu.test.mjs

@@ -4,16 +4,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+const ARGS = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Opens `url` in a fresh profile; collects console errors and the .wasm content types. */
-export async function openDemo(url) {
+// Without WebGPU (as most of the demo's tests run: the page must work, and
+// say why there is no backend switch), and with WebGPU on SwiftShader: the
+// flags of vitest.webgpu.config.ts, where they are explained.
+export const NO_WEBGPU = ['--disable-gpu'];
+export const WEBGPU = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-unsafe-swiftshader'];
+
+/**
+ * Opens `url` in a fresh profile, with Chromium flags `extra`; collects
+ * console errors and the .wasm content types. Waits for the page to be
+ * ready and, with WebGPU, for its first GPU run.
+ */
+export async function openDemo(url, extra = NO_WEBGPU) {
   const profile = mkdtempSync(join(tmpdir(), 'unpool-demo-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    args: ARGS,
+    args: [...ARGS, ...extra],
     viewport: { width: 1280, height: 800 },
   });
   const page = context.pages()[0] ?? await context.newPage();
@@ -26,6 +36,7 @@ export async function openDemo(url) {
   });
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await settled(page);
   const close = async () => {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -75,3 +86,6 @@ export async function hoverCanvasCell(page, panel, r, c) {
   const { rows, cols } = await page.$eval(`#${panel}`, (s) => ({ rows: +s.dataset.rows, cols: +s.dataset.cols }));
   await page.mouse.move(box.x + ((c + 0.5) * box.width) / cols, box.y + ((r + 0.5) * box.height) / rows);
 }
+
+/** Waits until the page's WebGPU run (if any) has finished (body[data-busy] is gone). */
+export const settled = (page) => page.waitForSelector('body:not([data-busy])', { state: 'attached', timeout: 120000 });

@@ -28,6 +28,11 @@ test('the page loads without console errors, serves wasm as application/wasm, sh
   assert.match(await page.textContent('#simd'), /^SIMD: (yes|no)$/);
   assert.match(await page.textContent('#t-pool'), /^maxPool2d: \d+(\.\d+)? (ms|µs)$/);
   assert.match(await page.textContent('#t-unpool'), /^maxUnpool2d: \d+(\.\d+)? (ms|µs)$/);
+  // This browser runs without --enable-unsafe-webgpu: no adapter, so no
+  // switch, and the page says why (webgpu.test.mjs runs the switch).
+  assert.equal(await page.getAttribute('body', 'data-webgpu'), 'none');
+  assert.equal(await page.isVisible('#backend-switch'), false);
+  assert.match(await page.textContent('#gpu-note'), /^WebGPU: not available: navigator\.gpu gave no adapter/);
 });
 
 test('grid mode reproduces the PyTorch documentation example, and edits re-run it', async () => {

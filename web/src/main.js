@@ -6,14 +6,18 @@ import { readPoolParams, outputRanges, chooseOutputSize, showSourceControls, arr
 import { renderPanels, renderLegend } from './panels.js';
 import { highlight } from './highlight.js';
 import { cellFromPointer } from './view.js';
-import { timed, formatMs, simdStatus } from './timing.js';
-import { POOL_FN, readModeParams, poolCall, unpoolCall, newSamples, showMode } from './modes.js';
+import { formatMs, simdStatus } from './timing.js';
+import { POOL_FN, readModeParams, newSamples, showMode } from './modes.js';
 import { windowSpan, writesOf } from './geometry.js';
-import { rounded, tensorOf, valuesOf } from './dtypes.js';
+import { rounded, tensorOf } from './dtypes.js';
+import { BACKEND_NAME, probeWebGPU, runWasm, runGpu, sameResults } from './backend.js';
 
 const $ = (id) => document.getElementById(id);
 const stages = { input: $('input'), pooled: $('pooled'), indices: $('indices'), unpool: $('unpool') };
-const state = { src: numberGrid(4, 4, 'sequence'), grid: null, file: null, res: null, sel: null };
+const state = {
+  src: numberGrid(4, 4, 'sequence'), grid: null, file: null, res: null, sel: null,
+  gpu: null, backend: 'wasm', runId: 0, runs: {},
+};
 state.grid = state.src;
 
 const HINT = 'Hover a pooled or index cell (or focus one and use the arrow keys) to see its window and where its value lands.';
@@ -28,26 +32,11 @@ function showErrors(errors) {
   }));
 }
 
-function pool(src, prm, dtype) {
-  const x = tensorOf(src, dtype);
-  const { value, ms } = timed(() => poolCall(unpool, x, prm));
-  $('t-pool').textContent = `${POOL_FN[prm.mode]}: ${formatMs(ms)}`;
-  const [OH, OW] = value.output.shape.slice(-2);
-  return { OH, OW, data: valuesOf(value.output.data, dtype), indices: value.indices.data, tensors: value };
-}
-
-function unpoolResult(pooled, prm, outputSize, dtype) {
-  const { value, ms } = timed(() => unpoolCall(unpool, pooled.tensors, prm, outputSize));
-  $('t-unpool').textContent = `maxUnpool2d: ${formatMs(ms)}`;
-  const [H, W] = value.shape.slice(-2);
-  return { H, W, data: valuesOf(value.data, dtype) };
-}
-
 /** The unpool's output size: chosen in max mode, the input's size in the others. */
-function unpoolSize(res) {
-  if (res.prm.mode !== 'max') return [res.src.H, res.src.W];
-  const ranges = outputRanges(unpool, res.pooled.tensors.output.shape, res.prm);
-  return chooseOutputSize(ranges, [res.src.H, res.src.W]);
+function unpoolSize(src, prm, pooledShape) {
+  if (prm.mode !== 'max') return [src.H, src.W];
+  const ranges = outputRanges(unpool, pooledShape, prm);
+  return chooseOutputSize(ranges, [src.H, src.W]);
 }
 
 /** Says how many unpooled cells of the shown plane were written more than once. */
@@ -63,25 +52,24 @@ function showDuplicates(res) {
 
 const shapeText = (t) => (t ? `[${t.join(', ')}]` : '');
 
-/** Pools, unpools and redraws everything from the current controls. */
-function run() {
-  const dtype = $('dtype').value;
-  // What the chosen value type keeps of the input: the page shows and pools that.
-  const src = rounded(state.src, dtype);
-  const prm = readModeParams(readPoolParams(), src.C);
-  showMode(prm);
-  const res = { src, prm, pooled: null, out: null, channel: src.C === 3 ? Number($('channel').value) : 0 };
-  const errors = [];
-  try { res.pooled = pool(src, prm, dtype); } catch (e) { errors.push(e); }
-  $('out-range').textContent = '';
-  if (res.pooled) {
-    try {
-      res.out = unpoolResult(res.pooled, prm, unpoolSize(res), dtype);
-    } catch (e) { errors.push(e); }
+/** The time of each call on each backend that has run it ('…' while the GPU works). */
+function showTimes(prm) {
+  const fmt = (r, op) => (r === 'pending' ? '…' : r?.ms[op] !== undefined ? formatMs(r.ms[op]) : '—');
+  for (const [id, op, fn] of [['t-pool', 'pool', POOL_FN[prm.mode]], ['t-unpool', 'unpool', 'maxUnpool2d']]) {
+    const el = $(id);
+    if (!state.gpu) {
+      el.textContent = `${fn}: ${fmt(state.runs.wasm, op)}`;
+      continue;
+    }
+    el.textContent = `${fn}: ${BACKEND_NAME.wasm} ${fmt(state.runs.wasm, op)} · ` +
+      `${BACKEND_NAME.webgpu} ${fmt(state.runs.webgpu, op)}`;
   }
-  if (!res.pooled) $('t-pool').textContent = `${POOL_FN[prm.mode]}: —`;
-  if (!res.out) $('t-unpool').textContent = 'maxUnpool2d: —';
-  showErrors(errors);
+}
+
+/** Draws one backend's result: errors, panels, shapes and the selection. */
+function show(src, prm, r) {
+  const res = { src, prm, pooled: r.pooled, out: r.out, channel: src.C === 3 ? Number($('channel').value) : 0 };
+  showErrors(r.errors);
   res.writes = showDuplicates(res);
   renderPanels(stages, res, editCell);
   const side = res.pooled || prm.mode === 'max' ? windowSpan(res) : 0;
@@ -90,9 +78,46 @@ function run() {
   $('s-pooled').textContent = shapeText(res.pooled?.tensors.output.shape);
   $('s-indices').textContent = res.pooled ? `${shapeText(res.pooled.tensors.indices.shape)} ${res.pooled.indices.constructor.name}` : '';
   $('s-unpool').textContent = res.out ? shapeText([1, src.C, res.out.H, res.out.W]) : '';
+  document.body.dataset.shown = state.backend;
   state.res = res;
   if (state.sel && !(res.pooled && state.sel.r < res.pooled.OH && state.sel.c < res.pooled.OW)) state.sel = null;
   select(state.sel);
+}
+
+/**
+ * Pools, unpools and redraws everything from the current controls. The
+ * WebAssembly API runs every time (synchronously); with a GPU, the WebGPU API
+ * runs too (asynchronously; body[data-busy] is set meanwhile), so both
+ * backends' times are shown and their results compared; the panels show the
+ * chosen backend's result.
+ */
+function run() {
+  const dtype = $('dtype').value;
+  // What the chosen value type keeps of the input: the page shows and pools that.
+  const src = rounded(state.src, dtype);
+  const prm = readModeParams(readPoolParams(), src.C);
+  showMode(prm);
+  $('out-range').textContent = '';
+  const x = tensorOf(src, dtype);
+  const sizeOf = (shape) => unpoolSize(src, prm, shape);
+  const id = ++state.runId;
+  state.runs = { wasm: runWasm(x, prm, sizeOf, dtype), webgpu: state.gpu ? 'pending' : undefined };
+  showTimes(prm);
+  if (!state.gpu || state.backend === 'wasm') show(src, prm, state.runs.wasm);
+  if (!state.gpu) return;
+  document.body.dataset.busy = 'true';
+  $('same').textContent = 'WebGPU = WebAssembly: …';
+  runGpu(state.gpu, x, prm, sizeOf, dtype).catch((e) => ({ pooled: null, out: null, errors: [e], ms: {} }))
+    .then((g) => {
+      if (id !== state.runId) return;  // a newer run is under way
+      state.runs.webgpu = g;
+      showTimes(prm);
+      const same = sameResults(state.runs.wasm, g);
+      $('same').textContent = `WebGPU = WebAssembly: ${same ? 'same bits' : 'DIFFERENT'}`;
+      $('same').classList.toggle('bad', !same);
+      if (state.backend === 'webgpu') show(src, prm, g);
+      delete document.body.dataset.busy;
+    });
 }
 
 function select(sel) {
@@ -182,11 +207,33 @@ function wirePicking() {
   }
 }
 
+/** Shows the backend switch where WebGPU has an adapter, and otherwise why not. */
+async function setUpBackends() {
+  const found = await probeWebGPU();
+  const note = $('gpu-note');
+  if (!found.gpu) {
+    note.textContent = `WebGPU: not available: ${found.reason}`;
+    document.body.dataset.webgpu = 'none';
+    return;
+  }
+  state.gpu = found.gpu;
+  note.textContent = `WebGPU adapter: ${found.adapter}`;
+  document.body.dataset.webgpu = 'available';
+  $('backend-switch').hidden = false;
+  $('same').hidden = false;
+  $('backend').addEventListener('change', () => {
+    state.backend = $('backend').value;
+    run();
+  });
+  state.backend = $('backend').value;
+}
+
 async function main() {
   await unpool.init();
   const { simd, source } = simdStatus(unpool);
   $('simd').textContent = `SIMD: ${simd ? 'yes' : 'no'}`;
   $('simd').title = `From ${source}`;
+  await setUpBackends();
   wireInputs();
   wirePicking();
   showSourceControls('grid', 'grid');

@@ -42,15 +42,19 @@ export function readModeParams(maxParams, C) {
   return { mode, ...maxParams };
 }
 
-/** Runs the pool of `prm.mode` on tensor `x` (N = 1): {output, indices}. */
-export function poolCall(unpool, x, prm) {
+/**
+ * Runs the pool of `prm.mode` on tensor `x` (N = 1): {output, indices}.
+ * `unpool` is the WebAssembly API or a WebGPU backend; `samples`, the
+ * fractional samples as that API's tensor (default: the host tensor).
+ */
+export function poolCall(unpool, x, prm, samples) {
   if (prm.mode === 'adaptive') return unpool.adaptiveMaxPool2d(x, { outputSize: [prm.outH, prm.outW] });
   if (prm.mode === 'fractional') {
     const C = x.shape[1];
     return unpool.fractionalMaxPool2d(x, {
       kernelSize: prm.kernel,
       outputSize: [prm.outH, prm.outW],
-      randomSamples: { data: prm.samples, shape: [1, C, 2] },
+      randomSamples: samples ?? { data: prm.samples, shape: [1, C, 2] },
     });
   }
   return unpool.maxPool2d(x, {
