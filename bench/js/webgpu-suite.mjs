@@ -1,0 +1,389 @@
+// The WebGPU benchmark's cases (`npm run bench:webgpu`, bench/js/webgpu.mjs),
+// for any runtime with navigator.gpu: the Chromium page (webgpu.html) and
+// Deno (webgpu-deno.mjs). Side by side on one device, per workload and dtype:
+//
+//   gpu       unpool/webgpu: maxPoolNd with indices, maxUnpoolNd, and the
+//             pool -> unpool chain, results into preallocated GpuTensors (`out`)
+//   ort-gpu   ONNX Runtime Web's WebGPU EP (JSEP): MaxPool without Indices,
+//             its only GPU pooling (input and output stay gpu-buffer tensors)
+//   ort-cpu   ONNX Runtime Web: one model MaxPool (with Indices) -> MaxUnpool,
+//             which only its CPU EP runs: the input read back, the model on
+//             the wasm EP (one thread), the output written back
+//   readback  the chain users write today: read the tensor back (mapAsync of
+//             a reused staging buffer), unpool's WebAssembly op, writeBuffer of
+//             the results
+//   copy      the adapter's floor: one copyBufferToBuffer of the bytes the op
+//             must read plus the bytes it must write (pool: x + output +
+//             indices; unpool: output + indices + y; chain: both)
+//
+// Every call is followed by `await device.queue.onSubmittedWorkDone()`; its
+// time is the median over reps of (call + wait), as bench/js/suite.mjs's
+// runCases measures. Where the device has 'timestamp-query', the `ts`
+// figures are GPU time between two empty timestamped compute passes
+// submitted before and after the call (median of reps).
+import { runCases, input, halfBits } from './suite.mjs';
+
+/** The workloads of `npm run bench` that the issue names, k = s = 2. */
+export const GPU_WORKLOADS = [
+  { name: '2d 1x64x112x112', dims: 2, shape: [1, 64, 112, 112] },
+  { name: '2d 8x64x56x56', dims: 2, shape: [8, 64, 56, 56] },
+  { name: '3d 1x16x32x32x32', dims: 3, shape: [1, 16, 32, 32, 32] },
+  { name: '1d 4x64x4096', dims: 1, shape: [4, 64, 4096] },
+  { name: '2d 1x8x16x16', dims: 2, shape: [1, 8, 16, 16] },
+];
+export const GPU_DTYPES = ['float32', 'float16'];
+
+const U = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, STORAGE: 128, QUERY_RESOLVE: 512 };
+
+// ---- a small ONNX writer for graphs of several nodes (as tests/js/onnx-model.mjs) --------
+
+function varint(v) {
+  let x = BigInt.asUintN(64, BigInt(v));
+  const out = [];
+  do {
+    let b = Number(x & 0x7fn);
+    x >>= 7n;
+    if (x !== 0n) b |= 0x80;
+    out.push(b);
+  } while (x !== 0n);
+  return out;
+}
+function message(fields) {
+  const out = [];
+  for (const [num, value] of fields) {
+    if (typeof value === 'number' || typeof value === 'bigint') {
+      out.push(...varint((num << 3) | 0), ...varint(value));
+    } else {
+      const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
+      out.push(...varint((num << 3) | 2), ...varint(bytes.length), ...bytes);
+    }
+  }
+  return Uint8Array.from(out);
+}
+const ONNX_TYPE = { float32: 1, int64: 7, float16: 10 };
+const attribute = (name, v) => (typeof v === 'number'
+  ? message([[1, name], [3, v], [20, 2]]) : message([[1, name], ...v.map((x) => [8, x]), [20, 7]]));
+function valueInfo(name, type, shape) {
+  const dims = shape.map((d) => [1, message([[1, d]])]);
+  return message([[1, name], [2, message([[1, message([[1, ONNX_TYPE[type]], [2, message(dims)]])]])]]);
+}
+/** A model, opset 12: nodes [{ op, inputs, outputs, attributes }], inputs/outputs [{ name, type, shape }]. */
+export function graphModel({ nodes, inputs, outputs }) {
+  const graph = message([
+    ...nodes.map((n, i) => [1, message([
+      ...n.inputs.map((x) => [1, x]), ...n.outputs.map((x) => [2, x]), [3, `n${i}`], [4, n.op],
+      ...Object.entries(n.attributes).map(([k, v]) => [5, attribute(k, v)]),
+    ])]),
+    [2, 'g'],
+    ...inputs.map((i) => [11, valueInfo(i.name, i.type, i.shape)]),
+    ...outputs.map((o) => [12, valueInfo(o.name, o.type, o.shape)]),
+  ]);
+  return message([[1, 7], [2, 'unpool-bench-webgpu'], [7, graph], [8, message([[1, ''], [2, 12]])]]);
+}
+
+// ---- timing ------------------------------------------------------------------------------
+
+/**
+ * GPU time of one call by timestamp queries, or undefined without the
+ * feature: an empty timestamped pass, the call, another one; resolved and
+ * read back after. Returns ns.
+ */
+function stamper(device) {
+  if (!device.features?.has('timestamp-query')) return undefined;
+  const set = device.createQuerySet({ type: 'timestamp', count: 2 });
+  const resolved = device.createBuffer({ size: 16, usage: U.QUERY_RESOLVE | U.COPY_SRC });
+  const staging = device.createBuffer({ size: 16, usage: U.MAP_READ | U.COPY_DST });
+  const mark = (w) => {
+    const e = device.createCommandEncoder();
+    e.beginComputePass({ timestampWrites: { querySet: set, ...w } }).end();
+    return e;
+  };
+  return async (fn) => {
+    device.queue.submit([mark({ beginningOfPassWriteIndex: 0 }).finish()]);
+    await fn();
+    const e = mark({ endOfPassWriteIndex: 1 });
+    e.resolveQuerySet(set, 0, 2, resolved, 0);
+    e.copyBufferToBuffer(resolved, 0, staging, 0, 16);
+    device.queue.submit([e.finish()]);
+    await staging.mapAsync(1);
+    const t = new BigUint64Array(staging.getMappedRange().slice(0));
+    staging.unmap();
+    return Number(t[1] - t[0]);
+  };
+}
+
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+const count = (shape) => shape.reduce((a, b) => a * b, 1);
+const pooledShape = (shape, dims) => [...shape.slice(0, shape.length - dims), ...shape.slice(-dims).map((d) => Math.floor(d / 2))];
+const round4 = (n) => Math.ceil(n / 4) * 4;
+
+/** A reused staging buffer that reads a GPUBuffer's first `bytes` back. */
+function reader(device, bytes) {
+  const staging = device.createBuffer({ size: round4(bytes), usage: U.MAP_READ | U.COPY_DST });
+  return async (buffer) => {
+    const e = device.createCommandEncoder();
+    e.copyBufferToBuffer(buffer, 0, staging, 0, round4(bytes));
+    device.queue.submit([e.finish()]);
+    await staging.mapAsync(1);
+    const copy = staging.getMappedRange(0, round4(bytes)).slice(0, bytes);
+    staging.unmap();
+    return copy;
+  };
+}
+
+// ---- the cases ----------------------------------------------------------------------------
+
+/**
+ * The cases of workload `w` in `dtype` on backend `gpu` (unpool/webgpu's),
+ * with the WebAssembly API `u` and ONNX Runtime Web `ort` (optional):
+ * { cases: { name: async fn }, notes: [why a case is missing], cleanup }.
+ */
+export async function webgpuCases(u, gpu, ort, w, dtype, ortSessions) {
+  const device = gpu.device;
+  const q = device.queue;
+  const done = () => q.onSubmittedWorkDone();
+  const d = w.dims;
+  const pool = gpu[`maxPool${d}d`];
+  const unpool = gpu[`maxUnpool${d}d`];
+  const wasmPool = u[`maxPool${d}d`];
+  const wasmUnpool = u[`maxUnpool${d}d`];
+  const opts = { kernelSize: 2 };
+  const f32 = input(w.shape);
+  const host = dtype === 'float32' ? { data: f32, shape: w.shape } : { data: halfBits(f32, dtype), shape: w.shape, dtype };
+  const vBytes = dtype === 'float32' ? 4 : 2;
+  const pshape = pooledShape(w.shape, d);
+  const xBytes = count(w.shape) * vBytes;
+  const yBytes = count(pshape) * vBytes;
+  const iBytes = count(pshape) * 4;
+  const held = [];
+  const keep = (t) => { held.push(t); return t; };
+  const notes = [];
+  const cases = {};
+
+  // unpool/webgpu, results into preallocated tensors.
+  const x = keep(gpu.upload(host));
+  const first = pool(x, opts);
+  keep(first.output);
+  keep(first.indices);
+  const y = keep(unpool(first.output, first.indices, opts));
+  const out2 = { output: keep(pool(x, opts).output), indices: undefined };
+  out2.indices = keep(pool(x, opts).indices);
+  const poolOut = { ...opts, out: { output: first.output, indices: first.indices } };
+  const unpoolOut = { ...opts, out: y };
+  await done();
+  // Each case waits for the queue unless called with `false` (the timestamped runs).
+  cases['pool gpu'] = async (wait = true) => { pool(x, poolOut); if (wait) await done(); };
+  cases['unpool gpu'] = async (wait = true) => { unpool(first.output, first.indices, unpoolOut); if (wait) await done(); };
+  cases['chain gpu'] = async (wait = true) => {
+    pool(x, { ...opts, out: out2 });
+    unpool(out2.output, out2.indices, unpoolOut);
+    if (wait) await done();
+  };
+
+  // The floor: copies of the bytes each op reads and writes.
+  const floorBytes = { pool: xBytes + yBytes + iBytes, unpool: yBytes + iBytes + xBytes };
+  const biggest = round4(Math.max(...Object.values(floorBytes)));
+  const a = device.createBuffer({ size: biggest, usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
+  const b = device.createBuffer({ size: biggest, usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
+  const copy = (n) => {
+    const e = device.createCommandEncoder();
+    e.copyBufferToBuffer(a, 0, b, 0, round4(n));
+    return e.finish();
+  };
+  cases['pool copy'] = async (wait = true) => { q.submit([copy(floorBytes.pool)]); if (wait) await done(); };
+  cases['unpool copy'] = async (wait = true) => { q.submit([copy(floorBytes.unpool)]); if (wait) await done(); };
+  cases['chain copy'] = async (wait = true) => {
+    q.submit([copy(floorBytes.pool), copy(floorBytes.unpool)]);
+    if (wait) await done();
+  };
+
+  // Today's chain: read back, the WebAssembly op, upload.
+  const readX = reader(device, xBytes);
+  const readY = reader(device, yBytes);
+  const readI = reader(device, iBytes);
+  const typed = (buf) => (dtype === 'float32' ? new Float32Array(buf) : new Uint16Array(buf));
+  const hostOf = (buf, shape) => ({ data: typed(buf), shape, ...(dtype === 'float32' ? {} : { dtype }) });
+  const wasmOpts = { kernelSize: 2 };
+  cases['pool readback'] = async () => {
+    const r = wasmPool(hostOf(await readX(x.buffer), w.shape), wasmOpts);
+    q.writeBuffer(out2.output.buffer, 0, r.output.data);
+    q.writeBuffer(out2.indices.buffer, 0, r.indices.data);
+    await done();
+  };
+  cases['unpool readback'] = async () => {
+    const [yb, ib] = await Promise.all([readY(first.output.buffer), readI(first.indices.buffer)]);
+    const r = wasmUnpool(hostOf(yb, pshape), { data: new Int32Array(ib), shape: pshape }, wasmOpts);
+    q.writeBuffer(y.buffer, 0, r.data);
+    await done();
+  };
+  cases['chain readback'] = async () => {
+    const p = wasmPool(hostOf(await readX(x.buffer), w.shape), wasmOpts);
+    const r = wasmUnpool(p.output, p.indices, wasmOpts);
+    q.writeBuffer(y.buffer, 0, r.data);
+    await done();
+  };
+
+  // ONNX Runtime Web on the same device.
+  const released = [];
+  if (ort) {
+    const rep = (v) => Array.from({ length: d }, () => v);
+    const attributes = { kernel_shape: rep(2), strides: rep(2) };
+    const xOrt = () => ort.Tensor.fromGpuBuffer(x.buffer, { dataType: dtype, dims: w.shape });
+    // ORT places MaxPool with Indices and MaxUnpool on its CPU EP; fed a
+    // gpu-buffer in a WebGPU session, 1.30's run() fails (ort_value.h:85), so
+    // this is the chain an ORT user writes: read back, the wasm EP's model, upload.
+    try {
+      const s = await ortSessions.cpu(graphModel({
+        nodes: [{ op: 'MaxPool', inputs: ['X'], outputs: ['Y'], attributes }],
+        inputs: [{ name: 'X', type: dtype, shape: w.shape }],
+        outputs: [{ name: 'Y', type: dtype, shape: pshape }],
+      }));
+      released.push(s);
+      const run = async (wait = true) => {
+        const r = await s.run({ X: xOrt() });
+        if (wait) await done();
+        r.Y.dispose();
+      };
+      await run();
+      cases['pool ort-gpu'] = run;
+    } catch (e) {
+      notes.push(`ort-gpu ${w.name} ${dtype}: ${String(e.message ?? e).split('\n')[0].slice(0, 160)}`);
+    }
+    // ORT places MaxPool with Indices and MaxUnpool on its CPU EP; fed a
+    // gpu-buffer in a WebGPU session, 1.30's run() fails (ort_value.h:85), so
+    // this is the chain an ORT user writes: read back, the wasm EP's model, upload.
+    try {
+      const s = await ortSessions.cpu(graphModel({
+        nodes: [
+          { op: 'MaxPool', inputs: ['X'], outputs: ['P', 'I'], attributes },
+          { op: 'MaxUnpool', inputs: ['P', 'I'], outputs: ['Y'], attributes },
+        ],
+        inputs: [{ name: 'X', type: dtype, shape: w.shape }],
+        outputs: [{ name: 'Y', type: dtype, shape: w.shape }],
+      }));
+      released.push(s);
+      const run = async () => {
+        const X = new ort.Tensor(dtype, typed(await readX(x.buffer)), w.shape);
+        const r = await s.run({ X });
+        q.writeBuffer(y.buffer, 0, r.Y.data);
+        await done();
+      };
+      await run();
+      cases['chain ort-cpu'] = run;
+    } catch (e) {
+      notes.push(`ort-cpu ${w.name} ${dtype}: ${String(e.message ?? e).split('\n')[0].slice(0, 160)}`);
+    }
+  }
+
+  return {
+    cases,
+    notes,
+    bytes: floorBytes,
+    cleanup: async () => {
+      for (const s of released) await s.release();
+      for (const t of held) t.destroy();
+      a.destroy();
+      b.destroy();
+    },
+  };
+}
+
+/**
+ * Every workload and dtype, side by side: { results: { 'workload dtype': { case: µs } }, notes }.
+ * `ts` adds, where the device has timestamp queries, '<case> ts' (GPU µs).
+ */
+export async function benchWebGPU({ u, gpu, ort, ortSessions, workloads, dtypes, timing, log = () => {} }) {
+  const results = {};
+  const notes = [];
+  const stamp = stamper(gpu.device);
+  for (const w of workloads) {
+    for (const dtype of dtypes) {
+      const key = `${w.name} ${dtype}`;
+      log(key);
+      const c = await webgpuCases(u, gpu, ort, w, dtype, ortSessions);
+      notes.push(...c.notes);
+      try {
+        results[key] = await runCases(c.cases, timing);
+        results[key].bytes = c.bytes;
+        if (stamp) {
+          for (const [name, fn] of Object.entries(c.cases)) {
+            if (name.includes('readback')) continue;
+            const v = [];
+            if (name.includes('ort-cpu')) continue;
+            for (let i = 0; i < Math.max(5, Math.min(timing.reps, 11)); i++) v.push(await stamp(() => fn(false)));
+            results[key][`${name} ts`] = median(v) / 1000;
+          }
+        }
+      } finally {
+        await c.cleanup();
+      }
+    }
+  }
+  return { results, notes, timestamps: !!stamp };
+}
+
+/** "vendor / architecture / description" of a GPUAdapterInfo. */
+export function adapterLine(info) {
+  const f = (k) => (info?.[k] ? info[k] : '(empty)');
+  return `vendor ${f('vendor')}, architecture ${f('architecture')}, description ${f('description')}`;
+}
+
+/**
+ * One stack's whole run: the WebAssembly API `u`, unpool/webgpu's
+ * `initWebGPU`, ONNX Runtime Web `ort` (or undefined) and `navGpu`
+ * (navigator.gpu). ORT's WebGPU EP makes its own device at its first
+ * session, so that session comes first and every case runs on ORT's device
+ * (docs/webgpu.md); without ORT, on a device of our own.
+ */
+export async function runStack({ u, initWebGPU, ort, navGpu, workloads, dtypes, timing, log = () => {} }) {
+  const notes = [];
+  await u.init({ simd: true });
+  const adapter = await navGpu.requestAdapter();
+  if (!adapter) throw new Error('navigator.gpu gave no adapter');
+  let device;
+  let ortSessions;
+  if (ort) {
+    try {
+      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.proxy = false;
+      const so = { executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' };
+      ortSessions = {
+        create: (bytes) => ort.InferenceSession.create(bytes, so),
+        cpu: (bytes) => ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] }),
+      };
+      const first = await ortSessions.create(graphModel({
+        nodes: [{ op: 'MaxPool', inputs: ['X'], outputs: ['Y'], attributes: { kernel_shape: [2, 2], strides: [2, 2] } }],
+        inputs: [{ name: 'X', type: 'float32', shape: [1, 1, 4, 4] }],
+        outputs: [{ name: 'Y', type: 'float32', shape: [1, 1, 2, 2] }],
+      }));
+      device = await ort.env.webgpu.device;
+      await first.release();
+      if (!device) throw new Error('ort.env.webgpu.device is undefined after a WebGPU session');
+    } catch (e) {
+      notes.push(`ONNX Runtime Web's WebGPU EP did not start: ${String(e.message ?? e).split('\n')[0]}`);
+      ort = undefined;
+      device = undefined;
+    }
+  }
+  if (!device) {
+    const requiredFeatures = adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
+    device = await adapter.requestDevice({ requiredFeatures });
+  }
+  const gpu = await initWebGPU({ device });
+  const info = device.adapterInfo ?? adapter.info;
+  const r = await benchWebGPU({ u, gpu, ort, ortSessions, workloads, dtypes, timing, log });
+  return {
+    adapter: adapterLine(info),
+    features: [...device.features].sort().join(' '),
+    device: ort ? "ONNX Runtime Web's (ort.env.webgpu.device)" : 'requested by the benchmark',
+    ortVersion: ort ? (ort.env.versions?.web ?? ort.env.versions?.common) : undefined,
+    timestamps: r.timestamps,
+    results: r.results,
+    notes: [...notes, ...r.notes],
+  };
+}

@@ -1,0 +1,233 @@
+#!/usr/bin/env node
+// `npm run bench:webgpu`: unpool/webgpu against ONNX Runtime Web, today's
+// read-back chain and the adapter's copy floor (bench/js/webgpu-suite.mjs),
+// on two stacks, each side by side on one device in one run:
+//
+//   chromium  headless Debian Chromium (playwright-core), Dawn on SwiftShader:
+//             --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader, the page
+//             on http://127.0.0.1 (vitest.webgpu.config.ts explains the flags)
+//   deno      Deno's navigator.gpu (wgpu) on Mesa's lavapipe
+//             (DENO_WEBGPU_BACKEND=vulkan VK_ICD_FILENAMES=<lvp_icd>), deno from
+//             tests/runtimes/install-tools.sh
+//
+// Benchmarks, not tests. Software adapters are not GPU speeds: the ratios
+// that count are those of one adapter in one run.
+//
+// Usage: node bench/js/webgpu.mjs [--quick] [--filter REGEX] [--dtypes float32,float16]
+//          [--stacks chromium,deno] [--no-ort] [--write] [--real-gpu]
+//   --real-gpu  on a machine with a GPU: Chromium headed, not pinned to
+//               SwiftShader (needs a display), and Deno on its default adapter
+//   --write     replaces the "WebGPU" section of bench/RESULTS.md
+import { createServer } from 'node:http';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GPU_WORKLOADS, GPU_DTYPES } from './webgpu-suite.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = flag('--quick');
+const realGpu = flag('--real-gpu');
+const filterText = option('--filter') ?? '.';
+const dtypes = (option('--dtypes') ?? GPU_DTYPES.join(',')).split(',');
+const stacks = (option('--stacks') ?? 'chromium,deno').split(',');
+const noOrt = flag('--no-ort');
+const command = `node bench/js/webgpu.mjs ${args.filter((a) => a !== '--write').join(' ')}`.trim();
+const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+// ---- chromium -------------------------------------------------------------------------------
+
+async function chromiumStack() {
+  const { chromium } = await import('playwright-core');
+  const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
+                  '.wasm': 'application/wasm', '.json': 'application/json' };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(root) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'unpool-bench-webgpu-'));
+  const gpuFlags = realGpu ? ['--enable-unsafe-webgpu']
+    : ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-unsafe-swiftshader'];
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: !realGpu,
+    args: [...(realGpu ? [] : ['--headless']), '--no-sandbox', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...gpuFlags],
+  });
+  try {
+    const page = await context.newPage();
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base)) throw new Error(`bench: the page fetched ${r.url()}`);
+    });
+    page.on('console', (m) => { if (m.text().startsWith('bench: ')) console.error(`  ${m.text().slice(7)}`); });
+    const q = new URLSearchParams({ quick: quick ? '1' : '0', filter: filterText, dtypes: dtypes.join(','), ort: noOrt ? '0' : '1' });
+    await page.goto(`${base}/bench/js/webgpu.html?${q}`);
+    await page.waitForFunction(() => window.benchResult !== undefined, null, { timeout: 60 * 60 * 1000 });
+    const result = await page.evaluate(() => window.benchResult);
+    if (result.error) throw new Error(`bench: the page failed: ${result.error}`);
+    result.stack = realGpu ? 'Chromium (headed, default adapter)' : 'Chromium (headless), Dawn on SwiftShader';
+    return result;
+  } finally {
+    await context.close();
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+// ---- deno -----------------------------------------------------------------------------------
+
+function denoStack() {
+  const tools = execFileSync('bash', [`${root}tests/runtimes/install-tools.sh`], { encoding: 'utf8' }).trim().split('\n').pop();
+  const deno = `${tools}/node_modules/.bin/deno`;
+  const env = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: `${tools}/.deno` };
+  if (!realGpu) {
+    const icd = readdirIcd();
+    Object.assign(env, { DENO_WEBGPU_BACKEND: 'vulkan', VK_ICD_FILENAMES: icd });
+  }
+  if (!env.XDG_RUNTIME_DIR || !existsSync(env.XDG_RUNTIME_DIR)) {
+    env.XDG_RUNTIME_DIR = mkdtempSync(path.join(os.tmpdir(), 'unpool-xdg-'));
+  }
+  const opt = { quick, filter: filterText, dtypes, ort: !noOrt };
+  const r = spawnSync(deno, ['run', '--allow-read', '--allow-env', `${root}bench/js/webgpu-deno.mjs`, JSON.stringify(opt)],
+                      { env, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
+  if (!line) throw new Error(`bench: deno printed no result (exit ${r.status})`);
+  const result = JSON.parse(line);
+  if (result.error) throw new Error(`bench: deno failed: ${result.error}`);
+  result.stack = realGpu ? 'Deno (wgpu, default adapter)' : 'Deno (wgpu), Vulkan on lavapipe';
+  return result;
+}
+
+function readdirIcd() {
+  const dir = '/usr/share/vulkan/icd.d';
+  const f = existsSync(dir) ? execFileSync('ls', [dir], { encoding: 'utf8' }).split('\n').find((n) => /^lvp_icd\./.test(n)) : undefined;
+  if (!f) throw new Error('bench: no lavapipe ICD in /usr/share/vulkan/icd.d (mesa-vulkan-drivers)');
+  return `${dir}/${f}`;
+}
+
+// ---- report ---------------------------------------------------------------------------------
+
+const fmt = (us) => (us === undefined ? '–' : us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(us < 10 ? 2 : 1)} µs`);
+const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}x`);
+
+function table(r) {
+  const ts = r.timestamps;
+  const head = ['workload', 'dtype', 'op', 'unpool gpu', 'copy floor', 'gpu / copy', 'ORT gpu MaxPool (no indices)',
+    'gpu / ORT gpu', 'ORT pool→unpool (CPU EP)', 'readback + wasm + upload',
+    ...(ts ? ['gpu (ts)', 'copy (ts)', 'gpu / copy (ts)', 'ORT gpu (ts)'] : [])];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const w of GPU_WORKLOADS) {
+    for (const dtype of dtypes) {
+      const c = r.results[`${w.name} ${dtype}`];
+      if (!c) continue;
+      for (const op of ['pool', 'unpool', 'chain']) {
+        const g = (k) => c[`${op} ${k}`];
+        lines.push(`| ${w.name} | ${dtype} | ${op} | ${fmt(g('gpu'))} | ${fmt(g('copy'))} | ${ratio(g('gpu'), g('copy'))} | ` +
+          `${fmt(g('ort-gpu'))} | ${ratio(g('gpu'), g('ort-gpu'))} | ${fmt(g('ort-cpu'))} | ${fmt(g('readback'))} |` +
+          (ts ? ` ${fmt(g('gpu ts'))} | ${fmt(g('copy ts'))} | ${ratio(g('gpu ts'), g('copy ts'))} | ${fmt(g('ort-gpu ts'))} |` : ''));
+      }
+    }
+  }
+  return lines;
+}
+
+function targets(r) {
+  const c = r.results['2d 1x64x112x112 float32'];
+  if (!c) return ['(the target workload, 2d 1x64x112x112 float32, was not run)'];
+  const line = (what, a, b, limit) => {
+    const v = a / b;
+    return `- ${what}: ${fmt(a)} / ${fmt(b)} = ${v.toFixed(2)}x (target ≤ ${limit}x): **${v <= limit ? 'met' : 'missed'}**`;
+  };
+  const out = [
+    line('pool with indices / copyBufferToBuffer of its bytes', c['pool gpu'], c['pool copy'], 3),
+    line('unpool / copyBufferToBuffer of its bytes', c['unpool gpu'], c['unpool copy'], 3),
+  ];
+  if (c['pool ort-gpu'] !== undefined) {
+    out.push(line("pool with indices / ORT Web's WebGPU MaxPool without indices", c['pool gpu'], c['pool ort-gpu'], 1));
+  } else {
+    out.push("- pool with indices / ORT Web's WebGPU MaxPool: ORT's WebGPU EP did not run here");
+  }
+  if (r.timestamps) {
+    out.push(`- the same on GPU timestamps: pool / copy ${(c['pool gpu ts'] / c['pool copy ts']).toFixed(2)}x, ` +
+      `unpool / copy ${(c['unpool gpu ts'] / c['unpool copy ts']).toFixed(2)}x` +
+      (c['pool ort-gpu ts'] !== undefined ? `, pool / ORT MaxPool ${(c['pool gpu ts'] / c['pool ort-gpu ts']).toFixed(2)}x` : ''));
+  }
+  return out;
+}
+
+function section(r) {
+  const b = r.results['2d 1x64x112x112 float32']?.bytes;
+  return [
+    `### ${r.stack}`, '',
+    `- adapter: ${r.adapter}`,
+    `- runtime: ${r.runtime}; device: ${r.device}; features: ${r.features || '(none)'}`,
+    `- onnxruntime-web ${r.ortVersion ?? 'not run'}; timing: each call followed by \`onSubmittedWorkDone\`, median of ` +
+      `${quick ? '5 reps (quick)' : '15 reps'}; GPU timestamps: ${r.timestamps ? 'yes (columns "(ts)": median of 11 bracketed calls)' : 'no (the adapter has no timestamp-query)'}`,
+    ...(b ? [`- copy floor bytes of 2d 1x64x112x112 float32: pool ${b.pool}, unpool ${b.unpool}`] : []),
+    '', ...table(r), '', 'Targets (2d 1x64x112x112 float32, int32 indices, work on the GPU, each call followed by onSubmittedWorkDone):', '',
+    ...targets(r),
+    ...(r.notes.length ? ['', 'Not run:', '', ...[...new Set(r.notes)].map((n) => `- ${n}`)] : []),
+  ];
+}
+
+// ---- main -----------------------------------------------------------------------------------
+
+const results = [];
+for (const s of stacks) {
+  console.error(`bench:webgpu: ${s}`);
+  try {
+    results.push(s === 'deno' ? denoStack() : await chromiumStack());
+  } catch (e) {
+    console.error(`bench:webgpu: ${s} failed: ${e.message}`);
+    results.push({ stack: s, failed: e.message });
+  }
+}
+const text = [
+  ...results.flatMap((r) => (r.failed ? [`### ${r.stack}`, '', `Failed: ${r.failed}`, ''] : [...section(r), ''])),
+  `- machine: ${execFileSync('sh', ['-c', "lscpu | grep 'Model name' | sed 's/.*: *//'"], { encoding: 'utf8' }).trim()}, ` +
+    `nproc ${os.cpus().length}; load average before: ${loadBefore}, after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+    `${new Date().toISOString()}`,
+].join('\n');
+console.log(text);
+
+if (flag('--write')) {
+  const file = `${root}bench/RESULTS.md`;
+  const begin = '<!-- webgpu-bench:begin -->';
+  const end = '<!-- webgpu-bench:end -->';
+  const md0 = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+  const block = [begin, '## WebGPU (issue 30)', '',
+    `Command: \`npm run bench:webgpu\` (\`${command} --write\`). Columns: \`unpool gpu\` unpool/webgpu`,
+    '(results into preallocated GpuTensors), `copy floor` one `copyBufferToBuffer` of the bytes the op',
+    'must read plus those it must write, `ORT gpu MaxPool` ONNX Runtime Web\'s WebGPU EP (pool rows',
+    'only: it has no GPU MaxPool with indices and no GPU MaxUnpool), `ORT pool→unpool` its',
+    'MaxPool-with-Indices → MaxUnpool model on its CPU (wasm) EP with the read-back and upload',
+    '(chain rows), `readback + wasm + upload` the chain users write today with unpool\'s',
+    'WebAssembly API. Each time is one call followed by `onSubmittedWorkDone`. Software',
+    'adapters: only ratios within one table mean anything (bench/js/webgpu-suite.mjs).', '',
+    text, end].join('\n');
+  let md = md0;
+  if (md.includes(begin) && md.includes(end)) {
+    md = md.slice(0, md.indexOf(begin)) + block + md.slice(md.indexOf(end) + end.length);
+  } else {
+    md = `${md.trimEnd()}\n\n${block}\n`;
+  }
+  writeFileSync(file, md);
+  mkdirSync(`${root}build`, { recursive: true });
+  writeFileSync(`${root}build/bench-webgpu.json`, JSON.stringify(results, null, 1));
+  console.error(`bench:webgpu: wrote ${file}`);
+}
