@@ -15,9 +15,13 @@ import { checkOptionKeys, CONVERT_INDICES_KEYS } from '../options.js';
 import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBackend } from './device.js';
 import type { GpuDeviceLike, GpuLike } from './gpu.js';
+import { wrapSource } from './interop.js';
+import type { OrtGpuTensorLike, TfGpuDataLike } from './interop.js';
 import { GpuTensor } from './tensor.js';
 
 export { GpuTensor } from './tensor.js';
+export { toOrtTensor, toTfTensor } from './interop.js';
+export type { OrtGpuTensorLike, OrtLike, TfGpuDataLike, TfLike, ToTfTensorOptions } from './interop.js';
 export type {
   GpuBufferLike, GpuDeviceLike, GpuLike, GpuAdapterLike,
 } from './gpu.js';
@@ -54,6 +58,8 @@ export interface InitWebGPUOptions extends InitOptions {
    * default `navigator.gpu` (Node.js: the `webgpu` package's `create()`).
    */
   gpu?: GpuLike;
+  /** @internal Bytes of a tensor a kernel binds at most (tests: calls split into chunks). */
+  bindingLimit?: number;
 }
 
 /** A host tensor for gpu.upload(): `{ data, shape, dtype? }` as the WebAssembly API takes it. */
@@ -102,8 +108,14 @@ export interface WebGPUBackend extends GpuOps {
   readonly device: GpuDeviceLike;
   /** A host tensor (by the WebAssembly API's rules) copied into a new buffer. */
   upload(tensor: HostTensor): GpuTensor;
-  /** An existing buffer as a tensor of `shape` and `dtype`, with no copy; it stays its owner's. */
+  /**
+   * An existing buffer as a tensor, with no copy; it stays its owner's: a
+   * GPUBuffer or TF.js's `dataToGPU()` result `{ buffer, tensorRef }` with
+   * `{ shape, dtype }`, or an ort.Tensor on 'gpu-buffer' (its dims and type).
+   */
   wrap(buffer: unknown, options: { shape: readonly number[]; dtype: DType }): GpuTensor;
+  wrap(data: TfGpuDataLike, options: { shape: readonly number[]; dtype: DType }): GpuTensor;
+  wrap(tensor: OrtGpuTensorLike): GpuTensor;
   /** convertIndices on the GPU: the same options, a GpuTensor of the result's index type. */
   convertIndices(indices: GpuTensor, options: ConvertIndicesOptions): GpuTensor;
 }
@@ -136,16 +148,14 @@ function backendObject(b: GpuBackend): WebGPUBackend {
       const t = checkTensor(fn, 'tensor', tensor, kind);
       return b.upload(fn, t.data, t.shape, t.type.dtype, t.cls);
     },
-    wrap(buffer: unknown, options: { shape: readonly number[]; dtype: DType }): GpuTensor {
+    wrap(source: unknown, options?: { shape: readonly number[]; dtype: DType }): GpuTensor {
       const fn = 'gpu.wrap';
       b.alive(fn);
-      if (options === null || typeof options !== 'object') {
-        throw new UnpoolTypeError(`${fn}: options must be an object { shape, dtype }, got ${describe(options)}`);
-      }
-      const shape = checkShape(fn, 'shape', options.shape);
-      const type = dtypeNamed(options.dtype, 'float') ?? dtypeNamed(options.dtype, 'index');
+      const { buffer, shape: given, dtype } = wrapSource(fn, source, options);
+      const shape = checkShape(fn, 'shape', given);
+      const type = dtypeNamed(dtype, 'float') ?? dtypeNamed(dtype, 'index');
       if (type === undefined) {
-        throw new UnpoolTypeError(`${fn}: dtype=${describe(options.dtype)} must be one of ` +
+        throw new UnpoolTypeError(`${fn}: dtype=${describe(dtype)} must be one of ` +
             `${Object.keys(DTYPES).map((d) => `'${d}'`).join(', ')}`);
       }
       return b.wrap(fn, buffer, shape, type.dtype);
@@ -188,7 +198,7 @@ export async function initWebGPU(options: InitWebGPUOptions = {}): Promise<WebGP
   if (options === null || typeof options !== 'object') {
     throw new UnpoolTypeError(`${fn}: options must be an object, got ${describe(options)}`);
   }
-  const { device: given, gpu: source, ...wasmOptions } = options;
+  const { device: given, gpu: source, bindingLimit, ...wasmOptions } = options;
   await init(wasmOptions);
   let device = given;
   if (device === undefined) {
@@ -204,6 +214,6 @@ export async function initWebGPU(options: InitWebGPUOptions = {}): Promise<WebGP
              typeof (device as { createBuffer?: unknown }).createBuffer !== 'function') {
     throw new UnpoolTypeError(`${fn}: device must be a GPUDevice, got ${describe(device)}`);
   }
-  return backendObject(new GpuBackend(device, runtimeOf(wasm(fn))));
+  return backendObject(new GpuBackend(device, runtimeOf(wasm(fn)), bindingLimit));
 }
 
