@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `npm run lint`, the first stage of `npm test`:
 #  1. tsc --noEmit in strict mode over js/src (tsconfig.json, as the package
-#     is built) and over tests/js (tsconfig.lint.json). The tests import the
-#     package from dist/, so its declarations are compiled first when stale.
+#     is built) and over tests/js and tests/webgpu/*.test.ts
+#     (tsconfig.lint.json). The tests import the package from dist/, so its
+#     declarations are compiled first when stale.
 #  2. clang-format --dry-run -Werror (.clang-format) over the C++ in cpp/,
 #     tests/cpp/, tests/fuzz/ and bench/native/, except generated files.
 set -euo pipefail
@@ -20,7 +21,7 @@ if [ ! -f dist/index.js ] || [ -n "$(find js/src tsconfig.json -newer dist/index
   npx tsc -p tsconfig.json
   touch dist/index.js
 fi
-echo "lint: tsc --noEmit (tests/js)"
+echo "lint: tsc --noEmit (tests/js, tests/webgpu)"
 npx tsc -p tsconfig.lint.json
 
 # Generated from tests/vectors (gen-cpp-table.mjs); formatted by its generator.

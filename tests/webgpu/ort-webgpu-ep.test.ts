@@ -1,0 +1,53 @@
+// unpool/webgpu between two ONNX Runtime Web sessions of
+// `onnxruntime-web/webgpu` (ORT's native WebGPU EP, not the default import's
+// JSEP), in Chromium on SwiftShader only: there the device can go the other
+// way, `{ name: 'webgpu', device }` as the execution provider runs the
+// sessions on unpool's device. The same chain and checks as ort.test.ts
+// (tests/webgpu/ort-chain.ts).
+/// <reference types="@webgpu/types" />
+import * as ort from 'onnxruntime-web/webgpu';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import * as unpool from '../../dist/index.js';
+import { initWebGPU } from '../../dist/webgpu/index.js';
+import type { WebGPUBackend } from '../../dist/webgpu/index.js';
+import { checkChain, countMapAsync, sessions, usableOn } from './ort-chain.js';
+
+ort.env.wasm.wasmPaths = `${location.origin}/node_modules/onnxruntime-web/dist/`;
+ort.env.wasm.numThreads = 1;
+ort.env.wasm.proxy = false;
+
+let gpu: WebGPUBackend;
+let s: Awaited<ReturnType<typeof sessions>>;
+let calls: ReturnType<typeof countMapAsync>;
+
+beforeAll(async () => {
+  await unpool.init();
+  calls = countMapAsync();
+  // unpool's device first, then the sessions on it.
+  gpu = await initWebGPU();
+  const device = gpu.device as unknown as GPUDevice;
+  s = await sessions(ort, { executionProviders: [{ name: 'webgpu', device }], preferredOutputLocation: 'gpu-buffer' });
+});
+
+afterAll(() => calls.restore());
+
+describe('ONNX Runtime Web (onnxruntime-web/webgpu, { name: \'webgpu\', device }) on unpool\'s device', () => {
+  test('ORT runs on the device it was given', async () => {
+    const device = gpu.device as unknown as GPUDevice;
+    expect(device).toBeInstanceOf(GPUDevice);
+    // (env.webgpu.device stays unset when the device is given.)
+    const { features } = await s.encoder.run({ x: new ort.Tensor('float32', new Float32Array(256), [1, 1, 16, 16]) });
+    expect(features.location).toBe('gpu-buffer');
+    expect(await usableOn(device, features.gpuBuffer as GPUBuffer)).toBe(true);
+    // ... and not on another device (the check can fail).
+    const adapter = await navigator.gpu.requestAdapter();
+    const other = await adapter!.requestDevice();
+    expect(await usableOn(other, features.gpuBuffer as GPUBuffer)).toBe(false);
+    other.destroy();
+    features.dispose();
+  });
+
+  test('encoder -> gpu.maxPool2d -> gpu.maxUnpool2d -> decoder, with no read-back, equal to the wasm API', async () => {
+    await checkChain(ort as never, gpu, s, calls);
+  });
+});
