@@ -18,6 +18,8 @@
 //   --real-gpu  on a machine with a GPU: Chromium headed, not pinned to
 //               SwiftShader (needs a display), and Deno on its default adapter
 //   --write     replaces the "WebGPU" section of bench/RESULTS.md
+//   --proto     instead: the prototype kernels of bench/js/webgpu-proto.mjs
+//               beside the library's (2d 1x64x112x112 float32), per stack
 import { createServer } from 'node:http';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -44,7 +46,7 @@ const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 // ---- chromium -------------------------------------------------------------------------------
 
-async function chromiumStack() {
+async function chromiumStack(pageName = 'webgpu.html') {
   const { chromium } = await import('playwright-core');
   const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
                   '.wasm': 'application/wasm', '.json': 'application/json' };
@@ -61,7 +63,9 @@ async function chromiumStack() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(path.join(os.tmpdir(), 'unpool-bench-webgpu-'));
-  const gpuFlags = realGpu ? ['--enable-unsafe-webgpu']
+  // A real GPU on Linux: WebGPU goes through Vulkan, which Chromium keeps
+  // behind --enable-features=Vulkan there (harmless elsewhere).
+  const gpuFlags = realGpu ? ['--enable-unsafe-webgpu', '--enable-features=Vulkan']
     : ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-unsafe-swiftshader'];
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -76,7 +80,7 @@ async function chromiumStack() {
     });
     page.on('console', (m) => { if (m.text().startsWith('bench: ')) console.error(`  ${m.text().slice(7)}`); });
     const q = new URLSearchParams({ quick: quick ? '1' : '0', filter: filterText, dtypes: dtypes.join(','), ort: noOrt ? '0' : '1' });
-    await page.goto(`${base}/bench/js/webgpu.html?${q}`);
+    await page.goto(`${base}/bench/js/${pageName}?${q}`);
     await page.waitForFunction(() => window.benchResult !== undefined, null, { timeout: 60 * 60 * 1000 });
     const result = await page.evaluate(() => window.benchResult);
     if (result.error) throw new Error(`bench: the page failed: ${result.error}`);
@@ -91,7 +95,7 @@ async function chromiumStack() {
 
 // ---- deno -----------------------------------------------------------------------------------
 
-function denoStack() {
+function denoStack(script = 'webgpu-deno.mjs') {
   const tools = execFileSync('bash', [`${root}tests/runtimes/install-tools.sh`], { encoding: 'utf8' }).trim().split('\n').pop();
   const deno = `${tools}/node_modules/.bin/deno`;
   const env = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: `${tools}/.deno` };
@@ -103,7 +107,7 @@ function denoStack() {
     env.XDG_RUNTIME_DIR = mkdtempSync(path.join(os.tmpdir(), 'unpool-xdg-'));
   }
   const opt = { quick, filter: filterText, dtypes, ort: !noOrt };
-  const r = spawnSync(deno, ['run', '--allow-read', '--allow-env', `${root}bench/js/webgpu-deno.mjs`, JSON.stringify(opt)],
+  const r = spawnSync(deno, ['run', '--allow-read', '--allow-env', `${root}bench/js/${script}`, JSON.stringify(opt)],
                       { env, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
   if (!line) throw new Error(`bench: deno printed no result (exit ${r.status})`);
@@ -179,6 +183,9 @@ function section(r) {
     `- onnxruntime-web ${r.ortVersion ?? 'not run'}; timing: each call followed by \`onSubmittedWorkDone\`, median of ` +
       `${quick ? '5 reps (quick)' : '15 reps'}; GPU timestamps: ${r.timestamps ? 'yes (columns "(ts)": median of 11 bracketed calls)' : 'no (the adapter has no timestamp-query)'}`,
     ...(b ? [`- copy floor bytes of 2d 1x64x112x112 float32: pool ${b.pool}, unpool ${b.unpool}`] : []),
+    ...(dtypes.includes('float16') && !/shader-f16/.test(r.features)
+      ? ['- float16: this device has no `shader-f16`, so ORT\'s WebGPU EP has no float16 MaxPool here and ' +
+         'runs the node where it can (its CPU EP, with the copies): that column is then not a GPU kernel'] : []),
     '', ...table(r), '', 'Targets (2d 1x64x112x112 float32, int32 indices, work on the GPU, each call followed by onSubmittedWorkDone):', '',
     ...targets(r),
     ...(r.notes.length ? ['', 'Not run:', '', ...[...new Set(r.notes)].map((n) => `- ${n}`)] : []),
@@ -186,6 +193,19 @@ function section(r) {
 }
 
 // ---- main -----------------------------------------------------------------------------------
+
+if (flag('--proto')) {
+  for (const s of stacks) {
+    const r = s === 'deno' ? denoStack('webgpu-proto-run.mjs') : await chromiumStack('webgpu-proto.html');
+    const a = r.adapter ?? {};
+    console.log(`### ${r.stack}: prototype kernels, 2d 1x64x112x112 float32 (call + onSubmittedWorkDone, median of 15)\n`);
+    console.log(`- adapter: vendor ${a.vendor || '(empty)'}, architecture ${a.architecture || '(empty)'}, description ${a.description || '(empty)'}\n`);
+    console.log('| case | time |\n|---|---|');
+    for (const [k, v] of Object.entries(r.times)) console.log(`| ${k} | ${fmt(v)} |`);
+    console.log(`\nBits: ${JSON.stringify(r.checks)}\n`);
+  }
+  process.exit(0);
+}
 
 const results = [];
 for (const s of stacks) {
