@@ -1,10 +1,12 @@
 // Operator layer of adaptive max pooling: output o of a dim of input size I
 // and output size O pools [floor(o * I / O), ceil((o + 1) * I / O)).
 #include <string>
+#include <type_traits>
 
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
+#include "pool_keys.h"
 #include "ukernels/config.h"
 #include "unpool/unpool.h"
 #include "window_scratch.h"
@@ -81,6 +83,45 @@ Check plan_adaptive(const char* op, const AdaptivePoolParams& p, const Shape& in
   return internal::check_output_numel(op, *g, *output);
 }
 
+// The windows `a` over every plane of `g`, with the kernels config.h picks.
+template <typename T, typename I>
+Check pool_windows(const char* op, const Geometry& g, const ukernels::ArgmaxWindows& a, const T* px,
+                   T* py, I* pi) {
+  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  if (g.layout == Layout::kChannelsLast) {
+    const int64_t C = g.channels, batch = C == 0 ? 0 : g.planes / C;
+    if constexpr (ukernels::is_half_v<T>) {
+      if (windows_nhwc_on_keys<I>(g, a, &px->bits, ukernels::HalfTraits<T>::kInf, &py->bits, pi)) {
+        return {};
+      }
+    }
+    for (int64_t n = 0; n < batch; ++n) {
+      ukernels::config::argmaxpool_windows_nhwc<T, I>(
+          px + n * in_plane * C, a, C, py + n * out_plane * C, pi + n * out_plane * C);
+    }
+    return {};
+  }
+  const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
+  const Scratch<T> scratch(g, ukernels::config::needs_window_scratch<T, I>(kernel));
+  if (!scratch.ok()) return internal::no_memory(op);
+  for (int64_t p = 0; p < g.planes; ++p) {
+    kernel(px + p * in_plane, a, scratch.view(), py + p * out_plane, pi + p * out_plane);
+  }
+  return {};
+}
+
+// pool_windows as an internal::KeyPool, `ctx` a WindowsCall.
+struct WindowsCall {
+  const char* op;
+  const ukernels::ArgmaxWindows* a;
+};
+template <typename K, typename I>
+Check windows_on_keys(const Geometry& chunk, const void* x, void* y, void* idx, const void* ctx) {
+  const WindowsCall& call = *static_cast<const WindowsCall*>(ctx);
+  return pool_windows<K, I>(call.op, chunk, *call.a, static_cast<const K*>(x), static_cast<K*>(y),
+                            static_cast<I*>(idx));
+}
+
 }  // namespace
 
 Status plan_adaptive_max_pool(const AdaptivePoolParams& params, const Shape& input, DType dtype,
@@ -118,38 +159,22 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
     return internal::report(internal::no_memory(plan.name), error);
   const ukernels::ArgmaxWindows a{wd.list(), wh.list(), ww.list(), g.in[1], g.in[2]};
   Check r;
-  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   const bool widen = internal::dispatch_pool(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
     const T* px = static_cast<const T*>(x);
     T* py = static_cast<T*>(y);
     I* pi = static_cast<I*>(indices);
-    if (g.layout == Layout::kChannelsLast) {
-      const int64_t C = g.channels, batch = C == 0 ? 0 : g.planes / C;
-      if constexpr (ukernels::is_half_v<T>) {
-        if (windows_nhwc_on_keys<I>(g, a, &px->bits, ukernels::HalfTraits<T>::kInf, &py->bits,
-                                    pi)) {
-          return;
-        }
-      }
-      for (int64_t n = 0; n < batch; ++n) {
-        ukernels::config::argmaxpool_windows_nhwc<T, I>(
-            px + n * in_plane * C, a, C, py + n * out_plane * C, pi + n * out_plane * C);
-      }
-      return;
-    }
-    const auto kernel = ukernels::config::argmaxpool_windows<T, I>(a, g.in[0] * g.in[1]);
-    const Scratch<T> scratch(g, ukernels::config::needs_window_scratch<T, I>(kernel));
-    if (!scratch.ok()) {
-      r = internal::no_memory(plan.name);
-      return;
-    }
-    for (int64_t p = 0; p < g.planes; ++p) {
-      kernel(px + p * in_plane, a, scratch.view(), py + p * out_plane, pi + p * out_plane);
+    using K = internal::window_key_t<T>;
+    if constexpr (!std::is_same<T, K>::value) {
+      const WindowsCall call{plan.name, &a};
+      r = internal::pool_on_keys(plan.name, g, px, py, pi, sizeof(I),
+                                 internal::kKeyConversion<T, K>, &windows_on_keys<K, I>, &call);
+    } else {
+      r = pool_windows<T, I>(plan.name, g, a, px, py, pi);
     }
   });
-  if (widen && r.ok()) ukernels::config::widen_indices(indices, g.planes * out_plane);
+  if (widen && r.ok()) ukernels::config::widen_indices(indices, g.planes * g.out_plane());
   return internal::report(r, error);
 }
 

@@ -185,6 +185,21 @@ Check check_fractional_dtype(const char* op, DType dtype) {
                                                      "takes float32 or float64 values");
 }
 
+Check check_gradient_dtype(const char* op, DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+    case DType::kFloat64:
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      return {};
+    default:
+      return fail(Status::kInvalidArgument,
+                  Message() << op << ": gradOutput holds " << dtype_name(dtype)
+                            << " values; a pool's gradient adds, and takes float32, float64, "
+                               "float16 or bfloat16 values");
+  }
+}
+
 Check check_same_shape(const char* op, const char* name, const Shape& actual,
                        const Shape& expected) {
   bool same = actual.rank == expected.rank;

@@ -99,6 +99,9 @@ Check check_pool_index_limit(const char* op, int64_t limit);
 // are computed in the input dtype, which PyTorch's 16-bit kernels do in
 // float32: not matched here yet).
 Check check_fractional_dtype(const char* op, DType dtype);
+// The backward passes that add (max pool, adaptive, fractional) take float
+// gradients only: an integer gradOutput is an error, as in PyTorch.
+Check check_gradient_dtype(const char* op, DType dtype);
 Check check_types(const char* op, DType dtype, IndexType index_type, int64_t limit = 0);
 
 Check check_same_shape(const char* op, const char* name, const Shape& actual,

@@ -59,7 +59,7 @@ bool dispatch_pool(DType dtype, IndexType index_type, F&& f) {
 
 // The C++ type that moves a value of T without looking at it: the 16-bit
 // types are their bits, so that the ops that only copy values (unpool and
-// its backward) run one instantiation for float16 and bfloat16.
+// its backward) run one instantiation for float16, bfloat16 and int16.
 template <typename T>
 struct Storage {
   using type = T;
@@ -71,6 +71,27 @@ struct Storage<ukernels::Float16> {
 template <>
 struct Storage<ukernels::BFloat16> {
   using type = uint16_t;
+};
+// int8 moves as uint8 and int16 as uint16 (a signed type and its unsigned
+// twin may alias), so they share the uint8 and 16-bit float copies; int32
+// moves as float and int64 as double: the copies are loads and stores,
+// which keep every bit pattern (WebAssembly's f32/f64 loads and stores,
+// SSE moves), and no value is ever computed with.
+template <>
+struct Storage<int8_t> {
+  using type = uint8_t;
+};
+template <>
+struct Storage<int16_t> {
+  using type = uint16_t;
+};
+template <>
+struct Storage<int32_t> {
+  using type = float;
+};
+template <>
+struct Storage<int64_t> {
+  using type = double;
 };
 
 // dispatch for ops that copy values: f(S{}, I{}) with S = Storage<T>.

@@ -5,6 +5,7 @@
 // arithmetic so that float32 samples give PyTorch's float32 windows.
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "dispatch.h"
 #include "geometry.h"
@@ -280,8 +281,8 @@ Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* 
   const bool widen = internal::dispatch_pool(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
-    // 16-bit values never get here (check_fractional_dtype).
-    if constexpr (!ukernels::is_half_v<T>) {
+    // 16-bit and integer values never get here (check_fractional_dtype).
+    if constexpr (!ukernels::is_half_v<T> && !std::is_integral<T>::value) {
       c = pool_planes<T, I>(plan, g, static_cast<const T*>(x),
                             static_cast<const T*>(random_samples), static_cast<T*>(y),
                             static_cast<I*>(indices));

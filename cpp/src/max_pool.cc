@@ -7,6 +7,7 @@
 #include "dispatch.h"
 #include "geometry.h"
 #include "plan.h"
+#include "pool_keys.h"
 #include "pool_rows.h"
 #include "ukernels/config.h"
 #include "unpool/unpool.h"
@@ -25,6 +26,23 @@ int64_t pool_index_limit(const Geometry& g) {
   int64_t r = 1;
   for (int i = 0; i < 3; ++i) r *= (g.in[i] > g.dilation[i] ? g.in[i] : g.dilation[i]);
   return r;
+}
+
+// Pools every plane of `g` with the kernels config.h picks.
+template <typename T, typename I>
+void pool_any(const Geometry& g, const T* x, T* y, I* idx) {
+  if (g.layout == Layout::kChannelsLast) {
+    internal::pool_channels_last<T, I>(g, x, y, idx);
+  } else {
+    internal::pool_rows_config<T, I>(g, x, y, idx);
+  }
+}
+
+// pool_any as an internal::KeyPool.
+template <typename K, typename I>
+Check pool_keys(const Geometry& chunk, const void* x, void* y, void* idx, const void*) {
+  pool_any<K, I>(chunk, static_cast<const K*>(x), static_cast<K*>(y), static_cast<I*>(idx));
+  return {};
 }
 
 }  // namespace
@@ -53,19 +71,19 @@ Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
   Geometry g;
   const Check c = internal::start_run(plan, Op::kMaxPool, planes, &g);
   if (!c.ok()) return internal::report(c, error);
+  Check r;
   const bool widen = internal::dispatch_pool(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
-    if (g.layout == Layout::kChannelsLast) {
-      internal::pool_channels_last<T, I>(g, static_cast<const T*>(x), static_cast<T*>(y),
-                                         static_cast<I*>(indices));
+    if constexpr (internal::kPoolsOnKeys<T>) {
+      using K = internal::pool_key_t<T>;
+      r = internal::pool_on_keys(plan.name, g, x, y, indices, sizeof(I),
+                                 internal::kKeyConversion<T, K>, &pool_keys<K, I>, nullptr);
     } else {
-      const T* px = static_cast<const T*>(x);
-      T* py = static_cast<T*>(y);
-      I* pi = static_cast<I*>(indices);
-      internal::pool_rows_config<T, I>(g, px, py, pi);
+      pool_any<T, I>(g, static_cast<const T*>(x), static_cast<T*>(y), static_cast<I*>(indices));
     }
   });
+  if (!r.ok()) return internal::report(r, error);
   if (widen) ukernels::config::widen_indices(indices, g.planes * g.out_plane());
   return Status::kOk;
 }

@@ -2,6 +2,7 @@
 // and scatter-add plane by plane. (Apart from max_pool.cc so that the module
 // can compile the forward kernels for speed and this for size.)
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "channels_last.h"
@@ -109,6 +110,7 @@ Status plan_plain_backward(Op op, const char* base, int32_t dims, Layout layout,
   Check c = internal::plan_plain(p.name, dims, layout, input_shape, grad_output_shape, "inputShape",
                                  "gradOutput", &p.geometry);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
+  if (c.ok()) c = internal::check_gradient_dtype(p.name, dtype);
   if (c.ok()) {
     p.output = input_shape;
     *plan = p;
@@ -150,6 +152,7 @@ Status plan_max_pool_backward(const PoolParams& params, const Shape& input_shape
   Check c = internal::plan_pool(p.name, params, input_shape, &p.geometry, &expected, "inputShape");
   if (c.ok()) c = internal::check_same_shape(p.name, "gradOutput", grad_output_shape, expected);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
+  if (c.ok()) c = internal::check_gradient_dtype(p.name, dtype);
   if (c.ok()) {
     p.output = input_shape;
     *plan = p;
@@ -200,15 +203,21 @@ Status run_max_pool_backward(const Plan& plan, PlaneRange planes, const void* gr
   internal::dispatch(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
-    const I* idx = static_cast<const I*>(indices);
-    c = check_planes(plan, g, idx, e);
-    if (!c.ok()) return;
-    if (g.layout == Layout::kChannelsLast) {
-      internal::scatter_add_channels_last<T, I>(g, static_cast<const T*>(grad_output), idx,
-                                                e != nullptr, static_cast<T*>(grad_input));
+    // Integer gradients never get here (check_gradient_dtype): no adding
+    // kernels for them.
+    if constexpr (!std::is_integral<T>::value) {
+      const I* idx = static_cast<const I*>(indices);
+      c = check_planes(plan, g, idx, e);
+      if (!c.ok()) return;
+      if (g.layout == Layout::kChannelsLast) {
+        internal::scatter_add_channels_last<T, I>(g, static_cast<const T*>(grad_output), idx,
+                                                  e != nullptr, static_cast<T*>(grad_input));
+      } else {
+        scatter_add_planes<T, I>(g, static_cast<const T*>(grad_output), idx, e,
+                                 static_cast<T*>(grad_input));
+      }
     } else {
-      scatter_add_planes<T, I>(g, static_cast<const T*>(grad_output), idx, e,
-                               static_cast<T*>(grad_input));
+      c = internal::check_gradient_dtype(plan.name, plan.dtype);  // a plan made by hand
     }
   });
   return internal::report(c, error);

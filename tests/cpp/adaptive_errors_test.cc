@@ -157,9 +157,10 @@ TEST(AdaptiveErrors, RanksDimsLayoutsAndTypes) {
   expect_error(plan(adaptive(2, size_scalar(2), static_cast<Layout>(2)), {1, 4, 4}),
                Status::kInvalidArgument,
                "adaptiveMaxPool2d: layout=2 is not channels-first (0) or channels-last (1)");
-  expect_error(plan(adaptive(2, size_scalar(2)), {1, 4, 4}, static_cast<DType>(4)),
+  expect_error(plan(adaptive(2, size_scalar(2)), {1, 4, 4}, static_cast<DType>(9)),
                Status::kInvalidArgument,
-               "adaptiveMaxPool2d: dtype=4 is not float32, float64, float16 or bfloat16");
+               "adaptiveMaxPool2d: dtype=9 is not float32, float64, float16, bfloat16, uint8, "
+               "int8, int16, int32 or int64");
   expect_error(
       plan(adaptive(2, size_scalar(2)), {1, 4, 4}, DType::kFloat64, static_cast<IndexType>(-1)),
       Status::kInvalidArgument, "adaptiveMaxPool2d: indexType=-1 is not int32 or int64");

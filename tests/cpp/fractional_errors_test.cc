@@ -211,8 +211,9 @@ TEST(FractionalErrors, DimsRanksAndTypes) {
   expect_error(plan(p, {1, 8, 0}, {1, 1, 2}), Status::kInvalidShape,
                "fractionalMaxPool2d: x shape [1, 8, 0] has an empty dimension 2 (only the batch "
                "dimension may be 0)");
-  expect_error(plan(p, {1, 8, 8}, {}, static_cast<DType>(4)), Status::kInvalidArgument,
-               "fractionalMaxPool2d: dtype=4 is not float32, float64, float16 or bfloat16");
+  expect_error(plan(p, {1, 8, 8}, {}, static_cast<DType>(9)), Status::kInvalidArgument,
+               "fractionalMaxPool2d: dtype=9 is not float32, float64, float16, bfloat16, uint8, "
+               "int8, int16, int32 or int64");
   // 16-bit values are not taken (yet): the forward and the backward say so.
   for (DType t : {DType::kFloat16, DType::kBFloat16}) {
     const std::string name = unpool::dtype_name(t);

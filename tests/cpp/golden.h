@@ -28,6 +28,7 @@ struct GoldenTensor {
   std::vector<int64_t> shape;
   std::vector<double> data;  // exact values; NaN and +-inf included
   std::vector<uint16_t> bits;  // float16 / bfloat16: the exact bit patterns
+  std::vector<int64_t> ints;  // integer dtypes (v3): the exact values
 };
 
 struct GoldenCase {

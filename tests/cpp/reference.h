@@ -13,6 +13,14 @@
 
 namespace unpool_test {
 
+// Where a running maximum starts: -inf, or an integer type's lowest value
+// (PyTorch's integer pools start there).
+template <typename T>
+T ref_lowest() {
+  return std::numeric_limits<T>::is_integer ? std::numeric_limits<T>::lowest()
+                                            : -std::numeric_limits<T>::infinity();
+}
+
 struct RefGeom {
   int64_t planes = 1;
   int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
@@ -55,7 +63,7 @@ void ref_pool(const RefGeom& g, const std::vector<T>& x, std::vector<T>* y,
       const int64_t oc[3] = {o / (g.out[1] * g.out[2]), (o / g.out[2]) % g.out[1], o % g.out[2]};
       int64_t first[3];
       for (int i = 0; i < 3; ++i) first[i] = ref_first(oc[i] * g.s[i] - g.p[i], g.d[i]);
-      T best = -std::numeric_limits<T>::infinity();
+      T best = ref_lowest<T>();
       int64_t best_i = (first[0] * g.in[1] + first[1]) * g.in[2] + first[2];
       int64_t lo[3], hi[3];
       for (int i = 0; i < 3; ++i)
@@ -71,7 +79,7 @@ void ref_pool(const RefGeom& g, const std::vector<T>& x, std::vector<T>* y,
             if (!inside) continue;
             const int64_t flat = (pos[0] * g.in[1] + pos[1]) * g.in[2] + pos[2];
             const T v = x[static_cast<size_t>(pl * ip + flat)];
-            if (v > best || std::isnan(v)) {
+            if (v > best || v != v) {
               best = v;
               best_i = flat;
             }
@@ -183,13 +191,13 @@ void ref_window_pool(const int64_t in[3], const RefWindows w[3], const T* x, T* 
     for (size_t b = 0; b < w[1].start.size(); ++b) {
       for (size_t c = 0; c < w[2].start.size(); ++c, ++o) {
         // PyTorch starts at -inf with the window's first position.
-        T best = -std::numeric_limits<T>::infinity();
+        T best = ref_lowest<T>();
         int64_t best_i = (w[0].start[a] * in[1] + w[1].start[b]) * in[2] + w[2].start[c];
         for (int64_t d = w[0].start[a]; d < w[0].end[a]; ++d) {
           for (int64_t h = w[1].start[b]; h < w[1].end[b]; ++h) {
             for (int64_t v = w[2].start[c]; v < w[2].end[c]; ++v) {
               const int64_t flat = (d * in[1] + h) * in[2] + v;
-              if (x[flat] > best || std::isnan(x[flat])) {
+              if (x[flat] > best || x[flat] != x[flat]) {
                 best = x[flat];
                 best_i = flat;
               }

@@ -40,8 +40,23 @@ const ratio = (v) => {
   return `{true, false, {${num(v)}}}`;
 };
 
+// An integer value (v3: int64 beyond 2^53 is a decimal string), exact.
+const INT_DTYPES = ['uint8', 'int8', 'int16', 'int32', 'int64', 'uint16', 'uint32', 'uint64', 'bool'];
+const int64 = (v) => {
+  const b = BigInt(v === true ? 1 : v === false ? 0 : v);
+  if (b === -(2n ** 63n)) return 'INT64_MIN';
+  if (b >= 2n ** 63n) return `static_cast<int64_t>(UINT64_C(${b}))`;
+  return `INT64_C(${b})`;
+};
+
 const tensor = (t) => {
   if (!t) return '{}';
+  if (INT_DTYPES.includes(t.dtype)) {
+    // Integers: `ints` exact, `data` as doubles (indices are read from it).
+    const asNum = (v) => num(typeof v === 'boolean' ? Number(v) : Number(v));
+    return `{true, ${str(t.dtype)}, ${ints(t.shape)}, {${t.data.map(asNum).join(', ')}}, {}, ` +
+        `{${t.data.map(int64).join(', ')}}}`;
+  }
   const data = t.data.map(num).join(', ');
   const bits = t.bits ? `, {${t.bits.join(', ')}}` : '';
   return `{true, ${str(t.dtype)}, ${ints(t.shape)}, {${data}}${bits}}`;

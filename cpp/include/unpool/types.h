@@ -28,12 +28,20 @@ namespace unpool {
 // X(enumerator, code, name, C++ type): element types of values. The 16-bit
 // types are stored as their bits (uint16_t, IEEE binary16 and bfloat16); the
 // C++ type named here is the operator layer's (ukernels/half.h), which the
-// public API never spells: values cross it as void pointers.
-#define UNPOOL_DTYPE_LIST(X)                             \
-  X(kFloat32, 0, "float32", float)                       \
-  X(kFloat64, 1, "float64", double)                      \
-  X(kFloat16, 2, "float16", ::unpool::ukernels::Float16) \
-  X(kBFloat16, 3, "bfloat16", ::unpool::ukernels::BFloat16)
+// public API never spells: values cross it as void pointers. The integer
+// types pool by PyTorch's integer rule (the first strictly greater element
+// wins, no NaN rule); fractional pooling and the backward passes that add
+// refuse them (checks.h).
+#define UNPOOL_DTYPE_LIST(X)                                \
+  X(kFloat32, 0, "float32", float)                          \
+  X(kFloat64, 1, "float64", double)                         \
+  X(kFloat16, 2, "float16", ::unpool::ukernels::Float16)    \
+  X(kBFloat16, 3, "bfloat16", ::unpool::ukernels::BFloat16) \
+  X(kUint8, 4, "uint8", uint8_t)                            \
+  X(kInt8, 5, "int8", int8_t)                               \
+  X(kInt16, 6, "int16", int16_t)                            \
+  X(kInt32, 7, "int32", int32_t)                            \
+  X(kInt64, 8, "int64", int64_t)
 
 // X(enumerator, code, name, C++ type): element types of indices.
 #define UNPOOL_INDEX_TYPE_LIST(X) \

@@ -67,7 +67,7 @@ __attribute__((noinline)) void argmaxpool_cols__scalar(const T* x, const ArgmaxR
     const int64_t w0 = win.start, w1 = win.end;
     // Offsets fit I (the operator layer checks the largest): a select of an
     // int64 beside a float defeats if-conversion in GCC.
-    T best = -std::numeric_limits<T>::infinity();
+    T best = lowest_value<T>();
     I best_i = static_cast<I>(r.first_row + w0);
     for (int64_t k = 0; k < r.nrows; ++k) {
       const int64_t o = r.first_row + r.rows[k];

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "ukernels/window.h"
+
 namespace unpool {
 namespace ukernels {
 
@@ -42,7 +44,7 @@ inline void argmaxpool_nhwc_block__scalar(const T* __restrict x, const ArgmaxNhw
   I at_best[kNhwcBlock];
   const I first = static_cast<I>((p.start[0] * H + p.start[1]) * W + p.start[2]);
   for (int64_t c = 0; c < cn; ++c) {
-    best[c] = -std::numeric_limits<T>::infinity();
+    best[c] = lowest_value<T>();
     at_best[c] = first;
   }
   for (int64_t d = p.start[0]; d < p.end[0]; d += p.dilation[0]) {

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "ukernels/half.h"
+#include "ukernels/window.h"
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
@@ -67,7 +68,7 @@ void argmaxpool_windows__scalar(const T* x, const ArgmaxWindows& a, const Window
     for (int64_t oh = 0; oh < a.h.out; ++oh) {
       for (int64_t ow = 0; ow < a.w.out; ++ow) {
         const int64_t w0 = a.w.start[ow], w1 = a.w.end[ow];
-        T best = -std::numeric_limits<T>::infinity();
+        T best = lowest_value<T>();
         I best_i = static_cast<I>((a.d.start[od] * H + a.h.start[oh]) * W + w0);
         for (int64_t d = a.d.start[od]; d < a.d.end[od]; ++d) {
           for (int64_t h = a.h.start[oh]; h < a.h.end[oh]; ++h) {
@@ -292,7 +293,7 @@ void argmaxpool_windows_nhwc__scalar(const T* x, const ArgmaxWindows& a, int64_t
         const int64_t w0 = a.w.start[ow], w1 = a.w.end[ow];
         const I first = static_cast<I>((a.d.start[od] * H + a.h.start[oh]) * W + w0);
         for (int64_t c = 0; c < C; ++c) {
-          y[c] = -std::numeric_limits<T>::infinity();
+          y[c] = lowest_value<T>();
           idx[c] = first;
         }
         for (int64_t d = a.d.start[od]; d < a.d.end[od]; ++d) {

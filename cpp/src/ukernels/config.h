@@ -12,6 +12,14 @@
 // other run of int32 indices (the pools' only index type there), and
 // argmaxpool_row_half__scalar in the scalar build.
 //
+// Integer values: uint8 and int64 have kernels of their own, the generic
+// scalar ones (argmaxpool_row__scalar, ..._nhwc__scalar, ..._windows__scalar
+// and ..._windows_nhwc__scalar on the integer rule), and for uint8 rows
+// argmaxpool_row_u8__wasmsimd_k2s2 where it applies (-msimd128) or
+// argmaxpool_row__scalar_k2s2 (scalar build). int8, int16 and int32 pool on
+// keys of uint8, float32 and float64 (pool_keys.h) and so run those types'
+// kernels.
+//
 //   build          op                 case                         variant
 //   -msimd128      argmaxpool_row     k2, s2, d1 along W, >= 1     argmaxpool_row__wasmsimd_k2s2
 //                                     window row, a vector of
@@ -46,6 +54,7 @@
 
 #include "ukernels/argmaxpool_half.h"
 #include "ukernels/argmaxpool_half_wasmsimd.h"
+#include "ukernels/argmaxpool_u8_wasmsimd.h"
 #include "ukernels/half.h"
 #include "ukernels/ukernels.h"
 
@@ -61,7 +70,19 @@ constexpr bool kScalarFloat64 = true;
 // One run of output rows of a channels-first pool.
 template <typename T, typename I>
 inline ArgmaxpoolFn<T, I> argmaxpool_row(const ArgmaxRow& r) {
-  if constexpr (is_half_v<T>) {
+  if constexpr (std::is_same<T, uint8_t>::value) {
+#ifdef __wasm_simd128__
+    if (argmaxpool_row_u8__wasmsimd_k2s2_applies<T, I>(r)) {
+      return &argmaxpool_row_u8__wasmsimd_k2s2<T, I>;
+    }
+#else
+    if (argmaxpool_row__scalar_k2s2_applies<T, I>(r)) return &argmaxpool_row__scalar_k2s2<T, I>;
+#endif
+    return &argmaxpool_row__scalar<T, I>;
+  } else if constexpr (std::is_integral<T>::value) {  // int64 (the others pool on keys)
+    (void)r;
+    return &argmaxpool_row__scalar<T, I>;
+  } else if constexpr (is_half_v<T>) {
 #ifdef __wasm_simd128__
     if (argmaxpool_row_half__wasmsimd_k2s2_applies<T, I>(r)) {
       return &argmaxpool_row_half__wasmsimd_k2s2<T, I>;
@@ -117,7 +138,10 @@ inline GatherFn<T, I> gather() {
 // Adaptive (uneven) and fractional windows of a channels-first plane.
 template <typename T, typename I>
 inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int64_t rows) {
-  if constexpr (is_half_v<T>) {
+  if constexpr (std::is_integral<T>::value) {
+    (void)a, (void)rows;
+    return &argmaxpool_windows__scalar<T, I>;
+  } else if constexpr (is_half_v<T>) {
 #ifdef __wasm_simd128__
     if (argmaxpool_windows_half__cols_applies<T, I>(a, rows)) {
       return &argmaxpool_windows_half__cols<T, I>;
@@ -141,7 +165,10 @@ inline ArgmaxpoolWindowsFn<T, I> argmaxpool_windows(const ArgmaxWindows& a, int6
 // Whether `f` is a variant that needs WindowScratch.
 template <typename T, typename I>
 inline bool needs_window_scratch(ArgmaxpoolWindowsFn<T, I> f) {
-  if constexpr (is_half_v<T>) {
+  if constexpr (std::is_integral<T>::value) {
+    (void)f;
+    return false;
+  } else if constexpr (is_half_v<T>) {
     return f == &argmaxpool_windows_half__cols<T, I>;
   } else if constexpr (kScalarFloat64 && std::is_same<T, double>::value) {
     (void)f;

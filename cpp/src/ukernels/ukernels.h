@@ -12,6 +12,7 @@
 #include "ukernels/argmaxpool_half_wasmsimd.h"
 #include "ukernels/argmaxpool_nhwc.h"
 #include "ukernels/argmaxpool_nhwc_wasmsimd.h"
+#include "ukernels/argmaxpool_u8_wasmsimd.h"
 #include "ukernels/argmaxpool_wasmsimd.h"
 #include "ukernels/argmaxpool_windows.h"
 #include "ukernels/scatter.h"
@@ -75,6 +76,12 @@ constexpr Variant<ArgmaxpoolFn<T, I>, bool (*)(const ArgmaxRow&)> kArgmaxpoolVar
 template <typename H, typename I>
 constexpr Variant<ArgmaxpoolFn<H, I>, bool (*)(const ArgmaxRow&)> kArgmaxpoolHalfVariants[] = {
 #define UNPOOL_ARGMAXPOOL_HALF_UKERNEL(fn, guard) {#fn, &fn<H, I>, &guard<H, I>},
+#include "ukernels/variants.inc"
+};
+// The same op for uint8 values.
+template <typename I>
+constexpr Variant<ArgmaxpoolFn<uint8_t, I>, bool (*)(const ArgmaxRow&)> kArgmaxpoolU8Variants[] = {
+#define UNPOOL_ARGMAXPOOL_U8_UKERNEL(fn, guard) {#fn, &fn<uint8_t, I>, &guard<uint8_t, I>},
 #include "ukernels/variants.inc"
 };
 template <typename T, typename I>

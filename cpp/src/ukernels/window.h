@@ -8,6 +8,8 @@
 #define UNPOOL_SRC_UKERNELS_WINDOW_H_
 
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace unpool {
 namespace ukernels {
@@ -28,6 +30,19 @@ inline Window clipped_window(int64_t o, int64_t in, int64_t kernel, int64_t stri
   if (end > in) end = in;
   if (start < 0) start += ((-start + dilation - 1) / dilation) * dilation;
   return {start, end};
+}
+
+// Where a running maximum starts: -inf for the float types (their
+// numeric_limits, half.h's for the 16-bit ones), the lowest value for the
+// integer types, which PyTorch's integer pools start from too: a window of
+// nothing but that value gives it at its first element.
+template <typename T>
+constexpr T lowest_value() {
+  if constexpr (std::is_integral<T>::value) {
+    return std::numeric_limits<T>::lowest();
+  } else {
+    return -std::numeric_limits<T>::infinity();
+  }
 }
 
 // Along one dim of `in` inputs and `out` outputs: the outputs [*begin, *end)
