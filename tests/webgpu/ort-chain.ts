@@ -16,14 +16,14 @@ type Typed = { buffer: ArrayBufferLike; byteOffset: number; byteLength: number }
 /** The bytes of a typed array: equal bytes are equal bits (NaN, -0 included). */
 export const bytes = (a: Typed) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-async function modelBytes(url: string): Promise<Uint8Array> {
+export async function modelBytes(url: string): Promise<Uint8Array> {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
   return new Uint8Array(await r.arrayBuffer());
 }
 
 /** Input of the encoder, [1, 1, 16, 16]: a fixed pattern with ties, negatives and zeros. */
-function encoderInput(): Float32Array {
+export function encoderInput(): Float32Array {
   return Float32Array.from({ length: 256 }, (_, i) => ((i * 13) % 23 - 11) / 8);
 }
 
@@ -54,6 +54,27 @@ export function countMapAsync(): { count: number; restore(): void } {
     return real.apply(this, args);
   };
   return calls;
+}
+
+/** The bytes of the two models (tests/webgpu/models). */
+export async function models() {
+  return { encoderModel: await modelBytes(encoderUrl), decoderModel: await modelBytes(decoderUrl) };
+}
+
+/**
+ * The decoder's output for the encoder's output pooled and unpooled by
+ * unpool's WebAssembly API, each on its session: the reference of a chain.
+ */
+export async function wasmChain(ort: typeof Ort, s: { encoder: Ort.InferenceSession; decoder: Ort.InferenceSession },
+                                image: Float32Array): Promise<Float32Array> {
+  const { features } = await s.encoder.run({ x: new ort.Tensor('float32', image, [1, 1, 16, 16]) });
+  const host = await features.getData() as Float32Array;
+  const p = unpool.maxPool2d({ data: host, shape: features.dims }, { kernelSize: 2 });
+  const u = unpool.maxUnpool2d(p.output, p.indices, { kernelSize: 2 });
+  const { y } = await s.decoder.run({ unpooled: new ort.Tensor('float32', u.data as Float32Array, u.shape) });
+  const out = await y.getData() as Float32Array;
+  features.dispose(); y.dispose();
+  return out;
 }
 
 /** The encoder and decoder sessions (tests/webgpu/models) with `options`. */

@@ -2,31 +2,34 @@
 // `onnxruntime-web/webgpu` (ORT's native WebGPU EP, not the default import's
 // JSEP), in Chromium on SwiftShader only: there the device can go the other
 // way, `{ name: 'webgpu', device }` as the execution provider runs the
-// sessions on unpool's device. The same chain and checks as ort.test.ts
+// sessions on unpool's device. The sessions are made by docs/webgpu.md's
+// example, as written; the same chain and checks as ort.test.ts
 // (tests/webgpu/ort-chain.ts).
 /// <reference types="@webgpu/types" />
 import * as ort from 'onnxruntime-web/webgpu';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as unpool from '../../dist/index.js';
-import { initWebGPU } from '../../dist/webgpu/index.js';
+import * as webgpu from '../../dist/webgpu/index.js';
 import type { WebGPUBackend } from '../../dist/webgpu/index.js';
-import { checkChain, countMapAsync, sessions, usableOn } from './ort-chain.js';
+import { docBlock, runBlock } from './doc-blocks.js';
+import { checkChain, countMapAsync, models, usableOn } from './ort-chain.js';
 
 ort.env.wasm.wasmPaths = `${location.origin}/node_modules/onnxruntime-web/dist/`;
 ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
 
 let gpu: WebGPUBackend;
-let s: Awaited<ReturnType<typeof sessions>>;
+let s: { encoder: ort.InferenceSession; decoder: ort.InferenceSession };
 let calls: ReturnType<typeof countMapAsync>;
 
 beforeAll(async () => {
   await unpool.init();
   calls = countMapAsync();
-  // unpool's device first, then the sessions on it.
-  gpu = await initWebGPU();
-  const device = gpu.device as unknown as GPUDevice;
-  s = await sessions(ort, { executionProviders: [{ name: 'webgpu', device }], preferredOutputLocation: 'gpu-buffer' });
+  // unpool's device first, then the sessions on it: the docs' example.
+  const r = await runBlock(docBlock("import * as ort from 'onnxruntime-web/webgpu';"),
+    { 'onnxruntime-web/webgpu': ort, 'unpool/webgpu': webgpu }, await models(), ['gpu', 'encoder', 'decoder']);
+  gpu = r.gpu as WebGPUBackend;
+  s = { encoder: r.encoder as ort.InferenceSession, decoder: r.decoder as ort.InferenceSession };
 });
 
 afterAll(() => calls.restore());

@@ -14,8 +14,9 @@ import * as ort from 'onnxruntime-web';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { initWebGPU, toOrtTensor } from '../../dist/webgpu/index.js';
-import type { GpuDeviceLike, WebGPUBackend } from '../../dist/webgpu/index.js';
+import type { GpuDeviceLike, GpuTensor, WebGPUBackend } from '../../dist/webgpu/index.js';
 import { FLOAT, INT64, oneNodeModel } from '../js/onnx-model.mjs';
+import { docBlock, runBlock } from './doc-blocks.js';
 import { bytes, checkChain, countMapAsync, sessions, usableOn } from './ort-chain.js';
 
 // ORT's .wasm and its glue, served by Vite from node_modules (the
@@ -127,31 +128,36 @@ describe('ONNX Runtime Web (default import, JSEP WebGPU EP) and unpool/webgpu on
     plain.destroy();
   });
 
-  test('gpu.convertIndices on ORT\'s MaxPool Indices (flat over NCHW) gives PyTorch\'s per-plane indices', async () => {
+  test('gpu.convertIndices on ORT\'s MaxPool Indices (flat over NCHW) gives PyTorch\'s per-plane indices (the docs\' block)', async () => {
     const shape = [2, 3, 6, 6];
     const outShape = [2, 3, 3, 3];
     const data = Float32Array.from({ length: 216 }, (_, i) => Math.sin(i * 1.7) * 100);
-    const s = await ort.InferenceSession.create(oneNodeModel({
+    const maxPoolSession = await ort.InferenceSession.create(oneNodeModel({
       opType: 'MaxPool',
       inputs: [{ name: 'X', type: FLOAT, shape }],
-      outputs: [{ name: 'Y', type: FLOAT, shape: outShape }, { name: 'I', type: INT64, shape: outShape }],
+      outputs: [{ name: 'Y', type: FLOAT, shape: outShape }, { name: 'Indices', type: INT64, shape: outShape }],
       attributes: { kernel_shape: [2, 2], strides: [2, 2] },
     }), { executionProviders: ['wasm'] });
     // ORT's MaxPool with Indices on its CPU (wasm) EP: a WebGPU session of
     // this model fails in 1.30 (OrtRun: "Unsupported OrtValue type").
-    const { I } = await s.run({ X: new ort.Tensor('float32', data, shape) });
-    expect(I.location).toBe('cpu');
-    const onnx = gpu.upload({ data: I.data as BigInt64Array, shape: I.dims });
-    const torch = gpu.convertIndices(onnx, { from: 'onnx', to: 'pytorch', inputShape: shape });
+    const X = new ort.Tensor('float32', data, shape);
+    const r = await runBlock(docBlock('const { Y, Indices } = await maxPoolSession.run({ X });'), {},
+      { maxPoolSession, X, gpu }, ['Indices', 'flat', 'perPlane', 'y', 'unpooled']);
+    const Indices = r.Indices as ort.Tensor;
+    expect(Indices.location).toBe('cpu');
     const x = gpu.upload({ data, shape });
     const mine = gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int32' });
-    const got = (await torch.read()).data as Int32Array;
+    const got = (await (r.perPlane as GpuTensor).read()).data as Int32Array;
     expect(got).toBeInstanceOf(Int32Array);
     expect(got).toEqual((await mine.indices.read()).data);
     // Not the same numbers: ORT's run over all 216 elements.
-    expect(Array.from(got)).not.toEqual(Array.from(I.data as BigInt64Array, Number));
-    I.dispose(); torch.destroy(); x.destroy(); mine.output.destroy(); mine.indices.destroy();
-    await s.release();
+    expect(Array.from(got)).not.toEqual(Array.from(Indices.data as BigInt64Array, Number));
+    // ... and the unpool with them is unpool's own pool -> unpool.
+    const want = gpu.maxUnpool2d(mine.output, mine.indices, { kernelSize: 2 });
+    expect(bytes((await (r.unpooled as GpuTensor).read()).data)).toEqual(bytes((await want.read()).data));
+    for (const t of ['flat', 'perPlane', 'y', 'unpooled']) (r[t] as GpuTensor).destroy();
+    x.destroy(); mine.output.destroy(); mine.indices.destroy(); want.destroy();
+    await maxPoolSession.release();
   });
 
   test('ORT\'s WebGPU MaxPool starts windows at -1e5 and is wrong below it; gpu.maxPool2d is exact', async () => {

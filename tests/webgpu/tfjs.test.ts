@@ -7,15 +7,20 @@
 // equals, bit for bit, the same chain on TF.js's CPU backend with unpool's
 // WebAssembly API. Inputs and weights are small dyadic fractions, so every
 // convolution sum is exact in float32 whatever its order on either backend.
+// docs/webgpu.md's "With TF.js" example runs as written, with the same check
+// (its '@tensorflow/tfjs' is given tfjs-core's namespace here: the package
+// re-exports it, and this project has core and the backends, not the union).
 /// <reference types="@webgpu/types" />
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import '@tensorflow/tfjs-backend-webgpu';
+import * as tfWebGPU from '@tensorflow/tfjs-backend-webgpu';
 import type { WebGPUBackend as TfWebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as unpool from '../../dist/index.js';
+import * as webgpu from '../../dist/webgpu/index.js';
 import { initWebGPU, toTfTensor } from '../../dist/webgpu/index.js';
-import type { GpuDeviceLike, WebGPUBackend } from '../../dist/webgpu/index.js';
+import type { GpuDeviceLike, GpuTensor, WebGPUBackend } from '../../dist/webgpu/index.js';
+import { docBlock, runBlock } from './doc-blocks.js';
 
 type Typed = { buffer: ArrayBufferLike; byteOffset: number; byteLength: number };
 const bytes = (a: Typed) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -113,6 +118,23 @@ describe('TF.js (WebGPU backend) and unpool/webgpu on one device', () => {
     w.destroy();
     tf.dispose([f, y, idx, other, data.tensorRef]);
     output.destroy(); indices.destroy();
+  });
+
+  test('the docs\' example runs as written, and its y is the CPU chain\'s', async () => {
+    const given = {
+      x: tf.tensor4d(x, X_SHAPE), w1: tf.tensor4d(w1, [3, 3, 2, 4]), b1: tf.tensor1d(b1),
+      w2: tf.tensor4d(w2, [3, 3, 4, 3]),
+    };
+    const r = await runBlock(docBlock("import * as tf from '@tensorflow/tfjs';"),
+      { '@tensorflow/tfjs': tf, '@tensorflow/tfjs-backend-webgpu': tfWebGPU, 'unpool/webgpu': webgpu },
+      given, ['gpu', 'y', 'unpooled', 'f']);
+    expect(tf.getBackend()).toBe('webgpu');
+    expect((r.gpu as WebGPUBackend).device).toBe((tf.backend() as TfWebGPUBackend).device);
+    expect((r.unpooled as GpuTensor).isDestroyed).toBe(true);
+    const y = r.y as tf.Tensor;
+    expect(y.shape).toEqual([1, 8, 8, 3]);
+    expect(bytes(await y.data() as Float32Array)).toEqual(bytes(cpu.y));
+    tf.dispose([y, ...Object.values(given)]);
   });
 
   test('toTfTensor: zeroCopy shares the buffer; dtypes TF.js has no GPU buffer for are refused', async () => {
