@@ -16,6 +16,8 @@ export default defineConfig({
   },
   test: {
     include: ['tests/js/**/*.test.ts'],
+    // As in vitest.config.ts: the exhaustive tests need a margin under load.
+    testTimeout: 60_000,
     // huge.test.ts grows the module's heap past 2 GiB and reads
     // process.env: Node only. So are *.node.test.ts (e.g. ONNX Runtime Web's
     // Node build).

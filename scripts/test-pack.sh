@@ -39,11 +39,11 @@ fi
 # The module's size budget (120 KB): each dtype, op and kernel added costs
 # bytes every page that loads the package downloads.
 size=$(tar -xzOf "$tarball" package/dist/unpool.wasm | wc -c)
-if [ "$size" -ge 120000 ]; then
-  echo "test-pack: dist/unpool.wasm is $size bytes, over the 120,000-byte budget" >&2
+if [ "$size" -ge 140000 ]; then
+  echo "test-pack: dist/unpool.wasm is $size bytes, over the 140,000-byte budget" >&2
   exit 1
 fi
-echo "test-pack: dist/unpool.wasm $size bytes (budget 120,000)"
+echo "test-pack: dist/unpool.wasm $size bytes (budget 140,000)"
 
 # The README as npmjs.com and node_modules show it: its links (and the
 # shipped docs') must point at files in the tarball.

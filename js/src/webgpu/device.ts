@@ -106,7 +106,13 @@ export class GpuBackend implements GpuOwner {
   /** A small buffer bound where a kernel's binding is unused. */
   private dummy: GpuBufferLike | undefined;
 
-  constructor(readonly device: GpuDeviceLike, readonly rt: Runtime) {
+  /**
+   * @param bindingLimit - bytes a kernel binds of one tensor at most, below
+   *   the device's maxStorageBufferBindingSize: the tests split small
+   *   tensors into chunks with it.
+   */
+  constructor(readonly device: GpuDeviceLike, readonly rt: Runtime,
+              private readonly bindingLimit = Infinity) {
     void device.lost.then((info) => {
       this.lostMessage = `the GPUDevice was lost (${info?.reason ?? 'unknown'}: ${info?.message ?? ''})`;
     });
@@ -243,7 +249,7 @@ export class GpuBackend implements GpuOwner {
    */
   dispatch(enc: GpuCommandEncoderLike, family: string, entry: string,
            constants: Record<string, number>, params: Params, items: number,
-           buffers: (GpuBufferLike | undefined)[], temps: GpuBufferLike[]): void {
+           buffers: (GpuBufferLike | Range | undefined)[], temps: GpuBufferLike[]): void {
     if (items === 0) return;
     const limit = this.device.limits.maxComputeWorkgroupsPerDimension;
     const groups = entry === 'error_value' ? 1 : Math.ceil(items / WG);
@@ -261,8 +267,9 @@ export class GpuBackend implements GpuOwner {
       layout: this.layoutOf(family).group,
       entries: [{ binding: 0, resource: { buffer: uniform } },
         ...FAMILIES[family].bindings.map((_, i) => {
-          const buffer = buffers[i] ?? this.dummy!;
-          return { binding: i + 1, resource: { buffer, offset: 0, size: bindBytes(buffer, bindLimit) } };
+          const b = buffers[i] ?? this.dummy!;
+          const resource = 'buffer' in b ? b : { buffer: b, offset: 0, size: bindBytes(b, bindLimit) };
+          return { binding: i + 1, resource };
         })],
     });
     const pass = enc.beginComputePass({ label: `unpool ${family}/${entry}` });
@@ -345,12 +352,12 @@ export class GpuBackend implements GpuOwner {
     rt.check(rt.m.planGeometry(plan, rt.block));
     const g = readPlanGeometry(rt);
     const outputs = c.outputs.map((o, k) => this.output(c, k, o.shape ?? shapeOut, used));
-    for (const t of [...inputs, ...outputs]) this.checkBinding(fn, t);
+    const units = unitsOf(g);
+    const chunks = this.chunks(fn, units, [...inputs, ...outputs]);
     const constants = { DTYPE: DTYPE_CODE[c.dtype] ?? 0, INDEX64: c.indexType === 'int64' ? 1 : 0 };
     const enc = this.device.createCommandEncoder({ label: `unpool ${fn}` });
     const temps: GpuBufferLike[] = [];
     let check: ContentCheck | undefined;
-    const base = geometryParams(g);
     const half = c.dtype === 'float16' || c.dtype === 'bfloat16';
     const items = (n: number) => (half ? Math.ceil(n / 2) : n);
     const newCheck = (): GpuBufferLike => {
@@ -367,29 +374,48 @@ export class GpuBackend implements GpuOwner {
       };
       return status;
     };
+    /** A scratch buffer of `bytes` for the largest chunk. */
+    const scratch = (bytes: number, label: string) => {
+      const b = this.device.createBuffer({ size: bufferSize(bytes), usage: USAGE.STORAGE | USAGE.COPY_DST, label });
+      temps.push(b);
+      return b;
+    };
+    const most = Math.max(0, ...chunks.map(([u0, u1]) => u1 - u0));
+    // Each chunk: units [u0, u1) of every tensor, bound from their first
+    // element; positions in status count from the tensors' start (base).
+    const run = (encode: (part: (t: GpuTensor) => Range, n: (t: GpuTensor) => number,
+                          params: Params, base: (t: GpuTensor) => number) => void) => {
+      for (const [u0, u1] of chunks) {
+        const params = { ...geometryParams(g), planes: (u1 - u0) * (g.layout === 1 ? g.channels : 1) };
+        encode((t) => rangeOf(t, units, u0, u1), (t) => (t.size / units) * (u1 - u0), params,
+               (t) => (t.size / units) * u0);
+      }
+    };
     switch (c.op) {
       case 'maxPool':
       case 'adaptiveMaxPool': {
-        const n = outputs[0].size;
-        this.dispatch(enc, 'pool', 'pool', { ...constants, MODE: c.op === 'maxPool' ? 0 : 1 },
-                      { ...base, count: n }, items(n),
-                      [inputs[0].buffer, outputs[0].buffer, outputs[1].buffer, undefined], temps);
+        const k = { ...constants, MODE: c.op === 'maxPool' ? 0 : 1 };
+        run((part, n, params) => {
+          const count = n(outputs[0]);
+          this.dispatch(enc, 'pool', 'pool', k, { ...params, count }, items(count),
+                        [part(inputs[0]), part(outputs[0]), part(outputs[1]), undefined], temps);
+        });
         break;
       }
       case 'fractionalMaxPool': {
         const status = newCheck();
-        const starts = this.device.createBuffer({
-          size: bufferSize(g.planes * (g.out[0] + g.out[1] + g.out[2]) * 4), usage: USAGE.STORAGE,
-          label: 'unpool fractional starts',
+        const starts = scratch(most * (g.out[0] + g.out[1] + g.out[2]) * 4, 'unpool fractional starts');
+        run((part, n, params, base) => {
+          const planes = n(inputs[1]) / c.dims;
+          const fb = [part(inputs[1]), starts, status];
+          this.dispatch(enc, 'fractional', 'intervals', constants,
+                        { ...params, count: planes * 3, flags: c.dims, base: base(inputs[1]) }, planes * 3, fb, temps);
+          this.dispatch(enc, 'fractional', 'error_value', constants,
+                        { ...params, count: n(inputs[1]), base: base(inputs[1]) }, 1, fb, temps);
+          const count = n(outputs[0]);
+          this.dispatch(enc, 'pool', 'pool', { ...constants, MODE: 2 }, { ...params, count }, items(count),
+                        [part(inputs[0]), part(outputs[0]), part(outputs[1]), starts], temps);
         });
-        temps.push(starts);
-        const fb = [inputs[1].buffer, starts, status];
-        this.dispatch(enc, 'fractional', 'intervals', constants, { ...base, count: g.planes * 3, flags: c.dims },
-                      g.planes * 3, fb, temps);
-        this.dispatch(enc, 'fractional', 'error_value', constants, base, 1, fb, temps);
-        const n = outputs[0].size;
-        this.dispatch(enc, 'pool', 'pool', { ...constants, MODE: 2 }, { ...base, count: n }, items(n),
-                      [inputs[0].buffer, outputs[0].buffer, outputs[1].buffer, starts], temps);
         break;
       }
       case 'maxPoolBackward':
@@ -398,38 +424,42 @@ export class GpuBackend implements GpuOwner {
         // Fractional windows come from samples the backward pass is not
         // given: it scans (MODE 0 without a pool geometry).
         const status = newCheck();
-        const mode = c.op === 'adaptiveMaxPoolBackward' ? 1 : 0;
+        const k = { ...constants, MODE: c.op === 'adaptiveMaxPoolBackward' ? 1 : 0 };
         const flags = c.op === 'maxPoolBackward' && g.poolGeometry ? 1 : 0;
-        const buffers = [inputs[0].buffer, inputs[1].buffer, outputs[0].buffer, undefined, status];
-        const k = { ...constants, MODE: mode };
-        this.dispatch(enc, 'backward', 'check', k, { ...base, count: inputs[1].size, flags },
-                      inputs[1].size, buffers, temps);
-        const n = outputs[0].size;
-        this.dispatch(enc, 'backward', 'gather', k, { ...base, count: n, flags }, items(n), buffers, temps);
-        this.dispatch(enc, 'backward', 'error_value', k, base, 1, buffers, temps);
+        run((part, n, params, base) => {
+          const buffers = [part(inputs[0]), part(inputs[1]), part(outputs[0]), undefined, status];
+          const at = { ...params, flags, base: base(inputs[1]) };
+          this.dispatch(enc, 'backward', 'check', k, { ...at, count: n(inputs[1]) }, n(inputs[1]), buffers, temps);
+          const count = n(outputs[0]);
+          this.dispatch(enc, 'backward', 'gather', k, { ...at, count }, items(count), buffers, temps);
+          this.dispatch(enc, 'backward', 'error_value', k, { ...at, count: n(inputs[1]) }, 1, buffers, temps);
+        });
         break;
       }
       case 'maxUnpool': {
         const status = newCheck();
-        const n = outputs[0].size;
-        const win = this.device.createBuffer({
-          size: bufferSize(n * 4), usage: USAGE.STORAGE, label: 'unpool winners',
+        const win = scratch((outputs[0].size / Math.max(units, 1)) * most * 4, 'unpool winners');
+        run((part, n, params, base) => {
+          if (chunks.length > 1) enc.clearBuffer(win);
+          const buffers = [part(inputs[0]), part(inputs[1]), part(outputs[0]), win, status];
+          const at = { ...params, base: base(inputs[1]) };
+          this.dispatch(enc, 'unpool', 'scatter', constants, { ...at, count: n(inputs[0]) }, n(inputs[0]),
+                        buffers, temps);
+          const count = n(outputs[0]);
+          this.dispatch(enc, 'unpool', 'gather', constants, { ...at, count }, items(count), buffers, temps);
+          this.dispatch(enc, 'unpool', 'error_value', constants, { ...at, count: n(inputs[1]) }, 1, buffers, temps);
         });
-        temps.push(win);
-        const buffers = [inputs[0].buffer, inputs[1].buffer, outputs[0].buffer, win, status];
-        this.dispatch(enc, 'unpool', 'scatter', constants, { ...base, count: inputs[0].size },
-                      inputs[0].size, buffers, temps);
-        this.dispatch(enc, 'unpool', 'gather', constants, { ...base, count: n }, items(n), buffers, temps);
-        this.dispatch(enc, 'unpool', 'error_value', constants, base, 1, buffers, temps);
         break;
       }
       case 'maxUnpoolBackward': {
         const status = newCheck();
-        const n = outputs[0].size;
-        const buffers = [inputs[0].buffer, inputs[1].buffer, outputs[0].buffer, undefined, status];
-        this.dispatch(enc, 'unpool', 'unpool_backward', constants, { ...base, count: n }, items(n),
-                      buffers, temps);
-        this.dispatch(enc, 'unpool', 'error_value', constants, base, 1, buffers, temps);
+        run((part, n, params, base) => {
+          const buffers = [part(inputs[0]), part(inputs[1]), part(outputs[0]), undefined, status];
+          const at = { ...params, base: base(inputs[1]) };
+          const count = n(outputs[0]);
+          this.dispatch(enc, 'unpool', 'unpool_backward', constants, { ...at, count }, items(count), buffers, temps);
+          this.dispatch(enc, 'unpool', 'error_value', constants, { ...at, count: n(inputs[1]) }, 1, buffers, temps);
+        });
         break;
       }
       default:
@@ -446,6 +476,35 @@ export class GpuBackend implements GpuOwner {
   }
 
   /**
+   * The call's work as chunks of whole units (planes, or images when
+   * channels-last) such that each tensor's part fits one binding
+   * (maxStorageBufferBindingSize) and starts on a binding offset the
+   * device accepts (minStorageBufferOffsetAlignment): [[u0, u1), ...].
+   */
+  private chunks(fn: string, units: number, tensors: GpuTensor[]): [number, number][] {
+    const limits = this.device.limits;
+    const limit = Math.min(limits.maxStorageBufferBindingSize, this.bindingLimit);
+    if (units === 0 || tensors.every((t) => t.byteLength <= limit)) return [[0, units]];
+    const align = limits.minStorageBufferOffsetAlignment;
+    let step = 1;
+    let most = units;
+    for (const t of tensors) {
+      const unitBytes = t.byteLength / units;
+      step = lcm(step, align / gcd(unitBytes, align));
+      most = Math.min(most, Math.floor(limit / unitBytes));
+    }
+    const per = Math.floor(most / step) * step;
+    if (per === 0) {
+      throw new UnpoolError(`${fn}: a tensor of ${Math.max(...tensors.map((t) => t.byteLength))} bytes ` +
+          `is larger than this device's maxStorageBufferBindingSize (${limit}), and its planes ` +
+          `cannot be bound ${step} at a time within it`, 'too_large');
+    }
+    const out: [number, number][] = [];
+    for (let u = 0; u < units; u += per) out.push([u, Math.min(units, u + per)]);
+    return out;
+  }
+
+  /**
    * convertIndices of `indices` from format code `from` to `to` (`toType`'s
    * index type); the block holds the call (interop.ts's convertCall()).
    */
@@ -458,8 +517,9 @@ export class GpuBackend implements GpuOwner {
       throw new UnpoolError(`${fn}: an input of ${inputElements} elements; the WebGPU backend ` +
           'converts indices of inputs under 2^32 elements', 'too_large');
     }
-    this.checkBinding(fn, indices);
     const result = this.tensor(fn, indices.shape, toType, DTYPES[toType].classes[0], `${fn} result`);
+    const units = unitsOf(g);
+    const chunks = this.chunks(fn, units, [indices, result]);
     const status = this.statusBuffer();
     const block = rt.f.slice();
     const check: ContentCheck = {
@@ -475,26 +535,45 @@ export class GpuBackend implements GpuOwner {
     const constants = {
       INDEX64: indices.dtype === 'int64' ? 1 : 0, OUT64: toType === 'int64' ? 1 : 0, FROM: from, TO: to,
     };
-    const buffers = [indices.buffer, result.buffer, status];
-    const n = indices.size;
-    this.dispatch(enc, 'convert', 'convert', constants, { ...geometryParams(g), count: n }, n, buffers, temps);
-    this.dispatch(enc, 'convert', 'error_value', constants, {}, 1, buffers, temps);
+    for (const [u0, u1] of chunks) {
+      const buffers = [rangeOf(indices, units, u0, u1), rangeOf(result, units, u0, u1), status];
+      const n = (indices.size / units) * (u1 - u0);
+      const params = {
+        ...geometryParams(g), planes: (u1 - u0) * (g.layout === 1 ? g.channels : 1), count: n,
+        base: (indices.size / units) * u0,
+      };
+      this.dispatch(enc, 'convert', 'convert', constants, params, n, buffers, temps);
+      this.dispatch(enc, 'convert', 'error_value', constants, params, 1, buffers, temps);
+    }
     this.device.queue.submit([enc.finish()]);
     for (const t of temps) t.destroy();
     result.checks = [...indices.checks, check];
     return result;
   }
-
-  /** A tensor the kernels bind must fit one binding. */
-  private checkBinding(fn: string, t: GpuTensor): void {
-    const limit = this.device.limits.maxStorageBufferBindingSize;
-    if (t.byteLength > limit) {
-      throw new UnpoolError(`${fn}: a tensor of ${t.byteLength} bytes is larger than this device's ` +
-          `maxStorageBufferBindingSize (${limit}); the WebGPU backend does not split tensors yet`,
-          'too_large');
-    }
-  }
 }
+
+/** Part of a buffer bound to a kernel. */
+interface Range {
+  buffer: GpuBufferLike;
+  offset: number;
+  size: number;
+}
+
+/** A call's units: its (n, c) planes, or its images when channels-last (their planes interleave). */
+function unitsOf(g: PlanGeometry): number {
+  return g.layout === 1 ? (g.channels === 0 ? 0 : g.planes / g.channels) : g.planes;
+}
+
+/** Units [u0, u1) of tensor t (of `units` units): whole words, within its buffer. */
+function rangeOf(t: GpuTensor, units: number, u0: number, u1: number): Range {
+  const unitBytes = units === 0 ? 0 : t.byteLength / units;
+  const offset = u0 * unitBytes;
+  const size = Math.ceil(((u1 - u0) * unitBytes) / 4) * 4;
+  return { buffer: t.buffer, offset, size: Math.max(4, Math.min(size, Math.floor((t.buffer.size - offset) / 4) * 4)) };
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
 
 /**
  * The bytes of a buffer a kernel binds: from 0 (tensors start there), whole

@@ -11,6 +11,7 @@ export const PARAM_FIELDS = [
   'in_d', 'in_h', 'in_w', 'out_d', 'out_h', 'out_w',
   'k_d', 'k_h', 'k_w', 's_d', 's_h', 's_w', 'p_d', 'p_h', 'p_w', 'd_d', 'd_h', 'd_w',
   'flags',     // per family (pool backward: the window-free path)
+  'base',      // the chunk's first element (of the tensor whose positions are recorded)
 ] as const;
 
 export type ParamField = typeof PARAM_FIELDS[number];

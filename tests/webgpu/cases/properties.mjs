@@ -71,9 +71,9 @@ async function agree(what, cpu, gpuTensor) {
   if (i >= 0) throw new Error(`${what}: element ${i} is ${b[i]} on the GPU, ${a[i]} on the CPU`);
 }
 
-async function trials(ctx, count, seed, body) {
+async function trials(ctx, count, seed, body, options = {}) {
   await unpool.init();
-  const gpu = await initWebGPU({ device: await ctx.requestDevice() });
+  const gpu = await initWebGPU({ device: await ctx.requestDevice(), ...options });
   for (let t = 0; t < count; ++t) {
     const r = rng(seed + t);
     try {

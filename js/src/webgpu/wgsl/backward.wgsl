@@ -104,7 +104,7 @@ fn check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) li
       let sw = span(2u, ow, at.plane);
       if (sd.start >= sd.end || sh.start >= sh.end || sw.start >= sw.end) { return; }
     }
-    atomicMin(&status[0], e);
+    atomicMin(&status[0], e + P.base);
     return;
   }
   if (MODE == 0u && !pooled) {

@@ -71,12 +71,14 @@ fn encode(off: u32, n: u32, c: u32) -> u32 {
 fn convert(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let e = item_of(wid, lid);
   if (e >= P.count) { return; }
-  // The element's own (n, c).
+  // The element's own (n, c), from its position in the whole tensor (a
+  // chunk starts at element P.base, on a plane or image boundary).
+  let whole = e + P.base;
   var p: u32;
   if (P.channels_last == 0u) {
-    p = e / P.out_plane;
+    p = whole / P.out_plane;
   } else {
-    p = (e / (P.channels * P.out_plane)) * P.channels + e % P.channels;
+    p = (whole / (P.channels * P.out_plane)) * P.channels + whole % P.channels;
   }
   let n = p / P.channels;
   let c = p % P.channels;
@@ -90,7 +92,7 @@ fn convert(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) 
   if (v >= P.in_plane) { atomicOr(&status[3], 1u); }
   let off = select(NONE, decode(v, n, c), v != NONE);
   if (off == NONE) {
-    atomicMin(&status[0], e);
+    atomicMin(&status[0], e + P.base);
     return;
   }
   let r = encode(off, n, c);

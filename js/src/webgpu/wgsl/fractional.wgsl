@@ -66,7 +66,7 @@ fn intervals(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id
   let at = plane * P.flags + which;
   let u = sample_at(at);
   if (!valid(u)) {
-    atomicMin(&status[0], at);
+    atomicMin(&status[0], at + P.base);
     return;
   }
   if (n_out > 1u) {
@@ -85,8 +85,8 @@ fn intervals(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id
 @compute @workgroup_size(1)
 fn error_value() {
   let e = atomicLoad(&status[0]);
-  if (e == NONE) { return; }
-  let u = sample_at(e);
+  if (e == NONE || e < P.base || e - P.base >= P.count) { return; }
+  let u = sample_at(e - P.base);
   atomicStore(&status[1], u.x);
   atomicStore(&status[2], u.y);
 }

@@ -54,7 +54,7 @@ fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) 
   if (e >= P.count) { return; }
   let t = target_of(e);
   if (t == NONE) {
-    atomicMin(&status[0], e);
+    atomicMin(&status[0], e + P.base);
     return;
   }
   atomicMax(&win[t], e + 1u);
@@ -97,7 +97,7 @@ fn gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) l
 fn gathered(e: u32) -> vec2<u32> {
   let t = target_of(e);
   if (t == NONE) {
-    atomicMin(&status[0], e);
+    atomicMin(&status[0], e + P.base);
     return vec2<u32>(0u, 0u);
   }
   return x_value(t);
