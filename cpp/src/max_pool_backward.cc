@@ -196,6 +196,8 @@ Status run_max_pool_backward(const Plan& plan, PlaneRange planes, const void* gr
                     ? plan.op
                     : Op::kMaxPoolBackward;
   Check c = internal::start_run(plan, op, planes, &g);
+  // (A plan made by hand with integers: the kernels below have none.)
+  if (c.ok()) c = internal::check_gradient_dtype(plan.name, plan.dtype);
   if (!c.ok()) return internal::report(c, error);
   EmptyWindows empty;
   if (plan.pool_geometry) empty = find_empty_windows(g);
@@ -216,8 +218,6 @@ Status run_max_pool_backward(const Plan& plan, PlaneRange planes, const void* gr
         scatter_add_planes<T, I>(g, static_cast<const T*>(grad_output), idx, e,
                                  static_cast<T*>(grad_input));
       }
-    } else {
-      c = internal::check_gradient_dtype(plan.name, plan.dtype);  // a plan made by hand
     }
   });
   return internal::report(c, error);

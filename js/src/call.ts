@@ -1,7 +1,7 @@
 // What a call is, as the ops describe it to the engine: its inputs (host
 // data or resident tensors, checked here), its outputs, and how their
 // results leave it.
-import { ArrayClass, DType, DTYPES, Kind, namesOf, StorageArray } from './dtypes.js';
+import { ArrayClass, DType, Kind, namesOf, StorageArray, typeNamed } from './dtypes.js';
 import type { OpName } from './heap.js';
 import type { OutSink } from './options.js';
 import { addressOf, classOf, WasmTensor } from './resident.js';
@@ -49,10 +49,11 @@ export function checkInput(fn: string, name: string, value: unknown, kind: Kind)
   }
   if (value instanceof WasmTensor) {
     const address = addressOf(fn, name, value);
-    const type = DTYPES[value.dtype as DType];
-    if (type.kind !== kind) {
+    // An int32 or int64 WasmTensor holds values or indices: the argument says which.
+    const type = typeNamed(value.dtype, kind);
+    if (type === undefined) {
       throw typeError(`${fn}: ${name} must hold ${namesOf(kind)} data, got a ` +
-          `WasmTensor of ${type.dtype}`);
+          `WasmTensor of ${value.dtype}`);
     }
     // The shape is frozen: read, never written, so no copy.
     return {

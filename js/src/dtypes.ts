@@ -9,6 +9,12 @@
 // A class that holds one dtype implies it (Float16Array: float16); one that
 // holds several (Uint16Array: float16 or bfloat16 bits) needs the tensor's
 // `dtype`. Results come back in the class of the value input's data.
+//
+// 'int32' and 'int64' name both a value dtype and an index type (an
+// Int32Array of values, or of indices): the value entries are their own
+// objects (VALUE_INT32, VALUE_INT64, kind 'float', the kind of values),
+// found through the per-kind lists; DTYPES by name holds the index entries,
+// whose storage (bytes, views, copies, classes) is the same.
 
 /**
  * The type of a Float16Array where the TypeScript lib in use does not
@@ -34,14 +40,28 @@ export type Float16ArrayLike =
  * bits (with the tensor's `dtype`). Results have the class of the input's.
  */
 export type FloatArray = Float32Array | Float64Array | Float16ArrayLike | Uint16Array;
+/**
+ * Arrays of integer values: Uint8Array or Uint8ClampedArray (uint8),
+ * Int8Array (int8), Int16Array (int16), Int32Array (int32), BigInt64Array
+ * (int64). Max pooling, unpooling and adaptive max pooling take them.
+ */
+export type IntegerArray =
+    Uint8Array | Uint8ClampedArray | Int8Array | Int16Array | Int32Array | BigInt64Array;
+/** Arrays of values of any value dtype. */
+export type ValueArray = FloatArray | IntegerArray;
 /** Arrays of indices: int32 (default) or int64 as in PyTorch. */
 export type IndexArray = Int32Array | BigInt64Array;
-export type TensorData = FloatArray | IndexArray;
+export type TensorData = ValueArray | IndexArray;
 /** The arrays elements are copied through the heap as (each dtype's storage class). */
-export type StorageArray = Float32Array | Float64Array | Uint16Array | Int32Array | BigInt64Array;
+export type StorageArray = Float32Array | Float64Array | Uint16Array | Int32Array | BigInt64Array |
+    Uint8Array | Int8Array | Int16Array;
 
+/** Element type names of float values. */
+export type FloatDType = 'float32' | 'float64' | 'float16' | 'bfloat16';
+/** Element type names of integer values. */
+export type IntegerDType = 'uint8' | 'int8' | 'int16' | 'int32' | 'int64';
 /** Element type names of values. */
-export type ValueDType = 'float32' | 'float64' | 'float16' | 'bfloat16';
+export type ValueDType = FloatDType | IntegerDType;
 /** Element type names of indices. */
 export type IndexType = 'int32' | 'int64';
 /** Element type names of tensors. */
@@ -51,9 +71,11 @@ export type DType = ValueDType | IndexType;
 export type DTypeOf<T extends TensorData> =
     T extends Float32Array ? 'float32' : T extends Float64Array ? 'float64' :
     T extends Uint16Array ? 'float16' | 'bfloat16' : T extends Int32Array ? 'int32' :
-    T extends BigInt64Array ? 'int64' : T extends Float16ArrayLike ? 'float16' : DType;
+    T extends BigInt64Array ? 'int64' : T extends Uint8Array | Uint8ClampedArray ? 'uint8' :
+    T extends Int8Array ? 'int8' : T extends Int16Array ? 'int16' :
+    T extends Float16ArrayLike ? 'float16' : DType;
 
-/** Values or indices. */
+/** Values (of any value dtype: the name is older than the integer ones) or indices. */
 export type Kind = 'float' | 'index';
 
 /** An array class a dtype may be held in. */
@@ -71,7 +93,7 @@ export interface ArrayClass {
 export interface DTypeInfo {
   readonly dtype: DType;
   readonly kind: Kind;
-  readonly bytes: 2 | 4 | 8;
+  readonly bytes: 1 | 2 | 4 | 8;
   /** The storage class's name (its Symbol.toStringTag). */
   readonly tag: string;
   /** A view of the storage class: one construct site per type, so each stays monomorphic. */
@@ -86,6 +108,8 @@ export interface DTypeInfo {
   readonly classes: readonly ArrayClass[];
   /** Whether fractional pooling takes it (float32 and float64 only: issue 17). */
   readonly fractional: boolean;
+  /** Whether it is an integer type (no fractional pooling, no gradients that add). */
+  readonly integer: boolean;
 }
 
 type F16Constructor = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => Float16ArrayLike;
@@ -98,6 +122,15 @@ const FLOAT64: ArrayClass = { tag: 'Float64Array', wrap: itself };
 const UINT16: ArrayClass = { tag: 'Uint16Array', wrap: itself };
 const INT32: ArrayClass = { tag: 'Int32Array', wrap: itself };
 const BIGINT64: ArrayClass = { tag: 'BigInt64Array', wrap: itself };
+const UINT8: ArrayClass = { tag: 'Uint8Array', wrap: itself };
+// The heap copy is a Uint8Array; a Uint8ClampedArray result (ImageData's
+// class) is a view of the same memory.
+const UINT8_CLAMPED: ArrayClass = {
+  tag: 'Uint8ClampedArray',
+  wrap: (a) => new Uint8ClampedArray(a.buffer, a.byteOffset, a.length),
+};
+const INT8: ArrayClass = { tag: 'Int8Array', wrap: itself };
+const INT16: ArrayClass = { tag: 'Int16Array', wrap: itself };
 const FLOAT16: ArrayClass = {
   tag: 'Float16Array',
   // Only reached for a Float16Array input, which exists only where F16 does.
@@ -105,7 +138,7 @@ const FLOAT16: ArrayClass = {
 };
 
 const u16 = {
-  bytes: 2, tag: 'Uint16Array', fractional: false,
+  bytes: 2, tag: 'Uint16Array', fractional: false, integer: false,
   view: (b: ArrayBufferLike, o: number, n: number) => new Uint16Array(b, o, n),
   copy: (a: StorageArray) => new Uint16Array(a as Uint16Array),
 } as const;
@@ -113,13 +146,13 @@ const u16 = {
 /** Every dtype, by name; the values first, in the order messages list them. */
 export const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
   float32: {
-    dtype: 'float32', kind: 'float', bytes: 4, tag: 'Float32Array', fractional: true,
+    dtype: 'float32', kind: 'float', bytes: 4, tag: 'Float32Array', fractional: true, integer: false,
     view: (b, o, n) => new Float32Array(b, o, n),
     copy: (a) => new Float32Array(a as Float32Array),
     classes: [FLOAT32],
   },
   float64: {
-    dtype: 'float64', kind: 'float', bytes: 8, tag: 'Float64Array', fractional: true,
+    dtype: 'float64', kind: 'float', bytes: 8, tag: 'Float64Array', fractional: true, integer: false,
     view: (b, o, n) => new Float64Array(b, o, n),
     copy: (a) => new Float64Array(a as Float64Array),
     classes: [FLOAT64],
@@ -127,21 +160,49 @@ export const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
   // IEEE binary16 and bfloat16 (the top half of a float32), as their bits.
   float16: { dtype: 'float16', kind: 'float', ...u16, classes: [FLOAT16, UINT16] },
   bfloat16: { dtype: 'bfloat16', kind: 'float', ...u16, classes: [UINT16] },
+  uint8: {
+    dtype: 'uint8', kind: 'float', bytes: 1, tag: 'Uint8Array', fractional: false, integer: true,
+    view: (b, o, n) => new Uint8Array(b, o, n),
+    copy: (a) => new Uint8Array(a as Uint8Array),
+    classes: [UINT8, UINT8_CLAMPED],
+  },
+  int8: {
+    dtype: 'int8', kind: 'float', bytes: 1, tag: 'Int8Array', fractional: false, integer: true,
+    view: (b, o, n) => new Int8Array(b, o, n),
+    copy: (a) => new Int8Array(a as Int8Array),
+    classes: [INT8],
+  },
+  int16: {
+    dtype: 'int16', kind: 'float', bytes: 2, tag: 'Int16Array', fractional: false, integer: true,
+    view: (b, o, n) => new Int16Array(b, o, n),
+    copy: (a) => new Int16Array(a as Int16Array),
+    classes: [INT16],
+  },
   int32: {
-    dtype: 'int32', kind: 'index', bytes: 4, tag: 'Int32Array', fractional: false,
+    dtype: 'int32', kind: 'index', bytes: 4, tag: 'Int32Array', fractional: false, integer: true,
     view: (b, o, n) => new Int32Array(b, o, n),
     copy: (a) => new Int32Array(a as Int32Array),
     classes: [INT32],
   },
   int64: {
-    dtype: 'int64', kind: 'index', bytes: 8, tag: 'BigInt64Array', fractional: false,
+    dtype: 'int64', kind: 'index', bytes: 8, tag: 'BigInt64Array', fractional: false, integer: true,
     view: (b, o, n) => new BigInt64Array(b, o, n),
     copy: (a) => new BigInt64Array(a as BigInt64Array),
     classes: [BIGINT64],
   },
 };
 
-const ALL: readonly DTypeInfo[] = Object.values(DTYPES);
+/** int32 values: DTYPES.int32's storage, of the value kind. */
+const VALUE_INT32: DTypeInfo = { ...DTYPES.int32, kind: 'float' };
+/** int64 values: DTYPES.int64's storage, of the value kind. */
+const VALUE_INT64: DTypeInfo = { ...DTYPES.int64, kind: 'float' };
+
+/** Every dtype of each kind, values in the core's order (UNPOOL_DTYPE_LIST). */
+const BY_KIND: Readonly<Record<Kind, readonly DTypeInfo[]>> = {
+  float: [DTYPES.float32, DTYPES.float64, DTYPES.float16, DTYPES.bfloat16, DTYPES.uint8,
+    DTYPES.int8, DTYPES.int16, VALUE_INT32, VALUE_INT64],
+  index: [DTYPES.int32, DTYPES.int64],
+};
 
 /** An array class, with the kind and dtypes it holds. */
 export interface ClassInfo {
@@ -153,9 +214,9 @@ export interface ClassInfo {
   readonly implied: DTypeInfo | undefined;
 }
 
-function classTable(): ReadonlyMap<string, ClassInfo> {
+function classTable(kind: Kind): ReadonlyMap<string, ClassInfo> {
   const holds = new Map<string, { cls: ArrayClass; holds: DTypeInfo[] }>();
-  for (const t of ALL) {
+  for (const t of BY_KIND[kind]) {
     for (const cls of t.classes) {
       if (cls === FLOAT16 && F16 === undefined) continue;
       const e = holds.get(cls.tag) ?? { cls, holds: [] };
@@ -173,18 +234,32 @@ function classTable(): ReadonlyMap<string, ClassInfo> {
   return table;
 }
 
-const BY_TAG = classTable();
+const BY_TAG: Readonly<Record<Kind, ReadonlyMap<string, ClassInfo>>> = {
+  float: classTable('float'), index: classTable('index'),
+};
 
-/** The class of a typed array class name (its Symbol.toStringTag), else undefined. */
-export function classOfTag(tag: unknown): ClassInfo | undefined {
-  return typeof tag === 'string' ? BY_TAG.get(tag) : undefined;
+/**
+ * The class of a typed array class name (its Symbol.toStringTag) as kind
+ * `kind` holds it (default: values, else indices), else undefined.
+ */
+export function classOfTag(tag: unknown, kind?: Kind): ClassInfo | undefined {
+  if (typeof tag !== 'string') return undefined;
+  return kind !== undefined ? BY_TAG[kind].get(tag) : BY_TAG.float.get(tag) ?? BY_TAG.index.get(tag);
 }
 
-/** The dtype named `name` when it is one of kind `kind`, else undefined. */
+/** The dtype named `name` when it is one of kind `kind` (values: every value dtype), else undefined. */
+export function typeNamed(name: unknown, kind: Kind): DTypeInfo | undefined {
+  return typeof name === 'string' ? BY_KIND[kind].find((t) => t.dtype === name) : undefined;
+}
+
+/**
+ * The float value dtypes and the index types, by name (kind `kind`): what
+ * every backend takes. unpool/webgpu reads it (it has no integer values
+ * yet); the wasm API reads {@link typeNamed}.
+ */
 export function dtypeNamed(name: unknown, kind: Kind): DTypeInfo | undefined {
-  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(DTYPES, name)) return undefined;
-  const t = DTYPES[name as DType];
-  return t.kind === kind ? t : undefined;
+  const t = typeNamed(name, kind);
+  return t !== undefined && (kind === 'index' || !t.integer) ? t : undefined;
 }
 
 /** 'a, b or c'. */
@@ -195,7 +270,7 @@ export function listed(items: readonly string[]): string {
 
 /** The dtypes of a kind (optionally filtered). */
 export function dtypesOf(kind: Kind, keep: (t: DTypeInfo) => boolean = () => true): DTypeInfo[] {
-  return ALL.filter((t) => t.kind === kind && keep(t));
+  return BY_KIND[kind].filter(keep);
 }
 
 /**

@@ -9,7 +9,7 @@
 //   (every plan runs on a plane range);
 // - whole: one heap block for every buffer, one run.
 import type { Call, Output, OutputSpec, Sink } from './call.js';
-import { DTYPES, StorageArray } from './dtypes.js';
+import { DTYPES, StorageArray, ValueDType } from './dtypes.js';
 import { ARENA_BYTES, HeapBlock, round8, Runtime } from './heap.js';
 import { checkOut } from './options.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
@@ -69,7 +69,8 @@ export function execute(rt: Runtime, c: Call): (TensorResult | WasmTensor)[] {
     if (r !== undefined) return r;
   }
   const plan = rt.plans[c.op];
-  rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.codes[c.dtype], rt.codes[c.indexType]));
+  rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.valueCodes[c.dtype as ValueDType],
+                    rt.codes[c.indexType]));
   const outputs = known ?? outputsOf(rt, c);
   return (c.layout === 0 ? streamed(rt, c, outputs, plan) : undefined) ??
       whole(rt, c, outputs, plan);
@@ -98,7 +99,7 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
     if (k === 0) a0 = address;
     else if (k === 1) a1 = address;
   }
-  const code = rt.m.runSmall(rt.ops[c.op], rt.plans[c.op], rt.block, rt.codes[c.dtype],
+  const code = rt.m.runSmall(rt.ops[c.op], rt.plans[c.op], rt.block, rt.valueCodes[c.dtype as ValueDType],
                              rt.codes[c.indexType], a0, a1, at, rt.arena + ARENA_BYTES - at);
   if (code === NOT_RUN) return undefined;
   rt.check(code);

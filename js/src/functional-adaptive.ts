@@ -9,7 +9,7 @@ import {
 } from './ops-adaptive.js';
 import type { OnlyKnown } from './options.js';
 import type { FloatInput, IndexInput } from './resident.js';
-import type { FloatArray } from './tensor.js';
+import type { FloatArray, ValueArray } from './tensor.js';
 
 /**
  * 1d adaptive max pooling with argmax indices, as
@@ -24,7 +24,7 @@ import type { FloatArray } from './tensor.js';
  *   input's size; 0 is rejected), indexType, layout, out, resident
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function adaptiveMaxPool1d<T extends FloatArray, const O extends AdaptiveMaxPoolOptions>(
+export function adaptiveMaxPool1d<T extends ValueArray, const O extends AdaptiveMaxPoolOptions>(
     x: FloatInput<T>, options: OnlyKnown<O, AdaptiveMaxPoolOptions>): MaxPoolReturn<T, O> {
   return adaptiveMaxPoolNd(1, x, options) as MaxPoolReturn<T, O>;
 }
@@ -58,7 +58,7 @@ export function adaptiveMaxPool1dBackward<T extends FloatArray,
  *   input's size; 0 is rejected), indexType, layout, out, resident
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function adaptiveMaxPool2d<T extends FloatArray, const O extends AdaptiveMaxPoolOptions>(
+export function adaptiveMaxPool2d<T extends ValueArray, const O extends AdaptiveMaxPoolOptions>(
     x: FloatInput<T>, options: OnlyKnown<O, AdaptiveMaxPoolOptions>): MaxPoolReturn<T, O> {
   return adaptiveMaxPoolNd(2, x, options) as MaxPoolReturn<T, O>;
 }
@@ -92,7 +92,7 @@ export function adaptiveMaxPool2dBackward<T extends FloatArray,
  *   input's size; 0 is rejected), indexType, layout, out, resident
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function adaptiveMaxPool3d<T extends FloatArray, const O extends AdaptiveMaxPoolOptions>(
+export function adaptiveMaxPool3d<T extends ValueArray, const O extends AdaptiveMaxPoolOptions>(
     x: FloatInput<T>, options: OnlyKnown<O, AdaptiveMaxPoolOptions>): MaxPoolReturn<T, O> {
   return adaptiveMaxPoolNd(3, x, options) as MaxPoolReturn<T, O>;
 }

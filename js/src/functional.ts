@@ -18,7 +18,7 @@ import {
 } from './ops.js';
 import type { OnlyKnown } from './options.js';
 import type { FloatInput, IndexInput } from './resident.js';
-import type { FloatArray } from './tensor.js';
+import type { FloatArray, ValueArray } from './tensor.js';
 
 export type { IndexArrayOf, MaxPoolReturn, ResultFor } from './ops.js';
 
@@ -37,7 +37,7 @@ export type MaxUnpoolRangeOptions = Omit<MaxUnpoolOptions, 'out' | 'resident'>;
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function maxPool1d<T extends FloatArray, const O extends MaxPoolOptions>(
+export function maxPool1d<T extends ValueArray, const O extends MaxPoolOptions>(
     x: FloatInput<T>, options: OnlyKnown<O, MaxPoolOptions>): MaxPoolReturn<T, O> {
   return maxPoolNd(1, x, options) as MaxPoolReturn<T, O>;
 }
@@ -56,7 +56,7 @@ export function maxPool1d<T extends FloatArray, const O extends MaxPoolOptions>(
  *   exactly 1 entries, the output's spatial size; no stride, padding 0
  * @returns the unpooled tensor, dtype of x
  */
-export function maxUnpool1d<T extends FloatArray, const O extends MaxUnpoolOptions>(
+export function maxUnpool1d<T extends ValueArray, const O extends MaxUnpoolOptions>(
     x: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxUnpoolOptions>): ResultFor<T, O> {
   return maxUnpoolNd(1, x, indices, options) as ResultFor<T, O>;
 }
@@ -87,7 +87,7 @@ export function maxPool1dBackward<T extends FloatArray,
  * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
-export function maxUnpool1dBackward<T extends FloatArray,
+export function maxUnpool1dBackward<T extends ValueArray,
                                     const O extends MaxUnpoolBackwardOptions = {}>(
     gradOutput: FloatInput<T>, indices: IndexInput, options?: OnlyKnown<O, MaxUnpoolBackwardOptions>): ResultFor<T, O> {
   return maxUnpoolBackwardNd(1, gradOutput, indices, options) as ResultFor<T, O>;
@@ -105,7 +105,7 @@ export function maxUnpool1dBackward<T extends FloatArray,
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function maxPool2d<T extends FloatArray, const O extends MaxPoolOptions>(
+export function maxPool2d<T extends ValueArray, const O extends MaxPoolOptions>(
     x: FloatInput<T>, options: OnlyKnown<O, MaxPoolOptions>): MaxPoolReturn<T, O> {
   return maxPoolNd(2, x, options) as MaxPoolReturn<T, O>;
 }
@@ -124,7 +124,7 @@ export function maxPool2d<T extends FloatArray, const O extends MaxPoolOptions>(
  *   exactly 2 entries, the output's spatial size; no stride, padding 0
  * @returns the unpooled tensor, dtype of x
  */
-export function maxUnpool2d<T extends FloatArray, const O extends MaxUnpoolOptions>(
+export function maxUnpool2d<T extends ValueArray, const O extends MaxUnpoolOptions>(
     x: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxUnpoolOptions>): ResultFor<T, O> {
   return maxUnpoolNd(2, x, indices, options) as ResultFor<T, O>;
 }
@@ -155,7 +155,7 @@ export function maxPool2dBackward<T extends FloatArray,
  * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
-export function maxUnpool2dBackward<T extends FloatArray,
+export function maxUnpool2dBackward<T extends ValueArray,
                                     const O extends MaxUnpoolBackwardOptions = {}>(
     gradOutput: FloatInput<T>, indices: IndexInput, options?: OnlyKnown<O, MaxUnpoolBackwardOptions>): ResultFor<T, O> {
   return maxUnpoolBackwardNd(2, gradOutput, indices, options) as ResultFor<T, O>;
@@ -173,7 +173,7 @@ export function maxUnpool2dBackward<T extends FloatArray,
  *   dilation (1), ceilMode (false), indexType ('int32' or 'int64'), layout (channels-first)
  * @returns output values (dtype of x) and indices, both of the pooled shape
  */
-export function maxPool3d<T extends FloatArray, const O extends MaxPoolOptions>(
+export function maxPool3d<T extends ValueArray, const O extends MaxPoolOptions>(
     x: FloatInput<T>, options: OnlyKnown<O, MaxPoolOptions>): MaxPoolReturn<T, O> {
   return maxPoolNd(3, x, options) as MaxPoolReturn<T, O>;
 }
@@ -192,7 +192,7 @@ export function maxPool3d<T extends FloatArray, const O extends MaxPoolOptions>(
  *   exactly 3 entries, the output's spatial size; no stride, padding 0
  * @returns the unpooled tensor, dtype of x
  */
-export function maxUnpool3d<T extends FloatArray, const O extends MaxUnpoolOptions>(
+export function maxUnpool3d<T extends ValueArray, const O extends MaxUnpoolOptions>(
     x: FloatInput<T>, indices: IndexInput, options: OnlyKnown<O, MaxUnpoolOptions>): ResultFor<T, O> {
   return maxUnpoolNd(3, x, indices, options) as ResultFor<T, O>;
 }
@@ -223,7 +223,7 @@ export function maxPool3dBackward<T extends FloatArray,
  * @param options - layout of both tensors (default channels-first)
  * @returns the gradient of the unpool's `x`: shape of `indices`, dtype of gradOutput
  */
-export function maxUnpool3dBackward<T extends FloatArray,
+export function maxUnpool3dBackward<T extends ValueArray,
                                     const O extends MaxUnpoolBackwardOptions = {}>(
     gradOutput: FloatInput<T>, indices: IndexInput, options?: OnlyKnown<O, MaxUnpoolBackwardOptions>): ResultFor<T, O> {
   return maxUnpoolBackwardNd(3, gradOutput, indices, options) as ResultFor<T, O>;

@@ -3,7 +3,7 @@
 // the arena allocated once, the plan holders, views of the heap, and the
 // heap blocks of calls (malloc with growth).
 import type { UnpoolWasmModule } from './unpool.mjs';
-import { DType, DTYPES, StorageArray } from './dtypes.js';
+import { DType, DTYPES, dtypesOf, Kind, StorageArray, ValueDType } from './dtypes.js';
 import { Geometry, GEOMETRY_SLOTS, writeGeometry, Written } from './options.js';
 import { UnpoolError } from './tensor.js';
 
@@ -83,13 +83,16 @@ function readLayout(m: UnpoolWasmModule): ParamLayout {
   return layout as ParamLayout;
 }
 
-/** The module's code of each dtype, from its valueTypes() and indexTypes(). */
-function readCodes(m: UnpoolWasmModule): Record<DType, number> {
-  const codes = {} as Record<DType, number>;
-  const lists = { float: m.valueTypes(), index: m.indexTypes() };
-  for (const t of Object.values(DTYPES)) {
-    const code = lists[t.kind].indexOf(t.dtype);
-    if (code < 0) throw mismatch(`it has no dtype '${t.dtype}'`);
+/**
+ * The module's code of each dtype of kind `kind`, from its valueTypes() or
+ * indexTypes().
+ */
+function readCodes(m: UnpoolWasmModule, kind: Kind): Partial<Record<DType, number>> {
+  const codes: Partial<Record<DType, number>> = {};
+  const list = kind === 'float' ? m.valueTypes() : m.indexTypes();
+  for (const t of dtypesOf(kind)) {
+    const code = list.indexOf(t.dtype);
+    if (code < 0) throw mismatch(`it has no ${kind === 'float' ? 'value' : 'index'} dtype '${t.dtype}'`);
     codes[t.dtype] = code;
   }
   return codes;
@@ -103,8 +106,13 @@ export class Runtime {
   readonly layout: ParamLayout;
   /** Status names by code (unpool::Status), from the module. */
   readonly statusNames: readonly string[];
-  /** The core's code of each dtype. */
+  /**
+   * The core's code of each dtype: of the index type for 'int32' and
+   * 'int64' (for value dtypes, {@link valueCodes}).
+   */
   readonly codes: Readonly<Record<DType, number>>;
+  /** The core's code of each value dtype ('int32' and 'int64' as values). */
+  readonly valueCodes: Readonly<Record<ValueDType, number>>;
   /** The core's code of each op. */
   readonly ops: Readonly<Record<OpName, number>>;
   /** The plan holder of each op (heap addresses, for the module's life). */
@@ -125,7 +133,8 @@ export class Runtime {
     // Everything the module describes is checked before anything is allocated.
     this.layout = readLayout(m);
     this.statusNames = m.statusNames();
-    this.codes = readCodes(m);
+    this.valueCodes = readCodes(m, 'float') as Record<ValueDType, number>;
+    this.codes = { ...this.valueCodes, ...readCodes(m, 'index') } as Record<DType, number>;
     const ops = m.opCodes() as unknown as Record<string, unknown>;
     for (const op of OPS) if (typeof ops[op] !== 'number') throw mismatch(`it has no op '${op}'`);
     this.ops = ops as unknown as Record<OpName, number>;

@@ -45,7 +45,8 @@ export type { Layout } from './layout.js';
 export { isUnpoolError, UnpoolError, UnpoolTypeError } from './tensor.js';
 export type { UnpoolErrorCode, UnpoolRangeErrorCode, UnpoolTypeErrorCode } from './tensor.js';
 export type {
-  Float16ArrayLike, Float16ArrayShape, FloatArray, IndexArray, IndexType, Size, Tensor, TensorData,
+  Float16ArrayLike, Float16ArrayShape, FloatArray, FloatDType, IndexArray, IndexType, IntegerArray,
+  IntegerDType, ValueArray, Size, Tensor, TensorData,
   TensorLike, TensorResult, ValueDType,
 } from './tensor.js';
 

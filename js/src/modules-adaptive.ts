@@ -12,7 +12,7 @@ import {
 } from './options.js';
 import type { MaxPoolReturn, ResultFor } from './ops.js';
 import type { FloatInput, IndexInput } from './resident.js';
-import type { FloatArray, IndexType, Size } from './tensor.js';
+import type { FloatArray, IndexType, Size, ValueArray } from './tensor.js';
 
 /** An adaptive pool's output size: a number, or one entry per dim (null: the input's size). */
 export type AdaptiveOutputSize = number | readonly (number | null)[];
@@ -48,7 +48,7 @@ abstract class AdaptiveMaxPoolNd<X extends IndexType> {
   }
 
   /** Pools `x`; returns the output and the argmax indices (`options`: out, resident). */
-  forward<T extends FloatArray, const O extends ModulePoolCallOptions = {}>(
+  forward<T extends ValueArray, const O extends ModulePoolCallOptions = {}>(
       x: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>):
       MaxPoolReturn<T, O & { indexType: X }> {
     const d = this.dims;
@@ -66,7 +66,7 @@ abstract class AdaptiveMaxPoolNd<X extends IndexType> {
     const d = this.dims;
     return asMethod(`AdaptiveMaxPool${d}d.backward`, `adaptiveMaxPool${d}dBackward`, options, () =>
       adaptiveMaxPoolBackwardNd(d, gradOutput, indices, {
-        inputShape, layout: this.layout, out: options?.out, resident: options?.resident,
+        inputShape, layout: this.layout, out: options?.out as FloatArray | undefined, resident: options?.resident,
       })) as ResultFor<T, O>;
   }
 }
@@ -99,7 +99,7 @@ abstract class FractionalMaxPoolNd<X extends IndexType> {
     return asMethod(`FractionalMaxPool${d}d.forward`, `fractionalMaxPool${d}d`, options, () =>
       fractionalMaxPoolNd(d, x, {
         kernelSize: this.kernelSize, outputSize: this.outputSize, outputRatio: this.outputRatio,
-        randomSamples, indexType: this.indexType, out: options?.out, resident: options?.resident,
+        randomSamples, indexType: this.indexType, out: options?.out as { output?: FloatArray } | undefined, resident: options?.resident,
       })) as MaxPoolReturn<T, O & { indexType: X }>;
   }
 
@@ -110,7 +110,7 @@ abstract class FractionalMaxPoolNd<X extends IndexType> {
     const d = this.dims;
     return asMethod(`FractionalMaxPool${d}d.backward`, `fractionalMaxPool${d}dBackward`, options,
                     () => fractionalMaxPoolBackwardNd(d, gradOutput, indices, {
-                      inputShape, out: options?.out, resident: options?.resident,
+                      inputShape, out: options?.out as FloatArray | undefined, resident: options?.resident,
                     })) as ResultFor<T, O>;
   }
 }

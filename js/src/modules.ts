@@ -13,7 +13,7 @@ import {
 } from './options.js';
 import { describe, typeError } from './tensor.js';
 import type { FloatInput, IndexInput } from './resident.js';
-import type { FloatArray, IndexArray, IndexType, Size } from './tensor.js';
+import type { FloatArray, IndexArray, IndexType, Size, ValueArray } from './tensor.js';
 
 /**
  * The options object of a module class, checked: an object whose keys are
@@ -65,9 +65,9 @@ export type IndexArrayFor<X extends IndexType> =
     [X] extends ['int32'] ? Int32Array : [X] extends ['int64'] ? BigInt64Array : IndexArray;
 
 /** The options of a pool module's forward(): where its results go. */
-export type ModulePoolCallOptions = ResultOptions<{ output?: FloatArray; indices?: IndexArray }>;
+export type ModulePoolCallOptions = ResultOptions<{ output?: ValueArray; indices?: IndexArray }>;
 /** The options of the other module methods: where the result goes. */
-export type ModuleCallOptions = ResultOptions<FloatArray>;
+export type ModuleCallOptions = ResultOptions<ValueArray>;
 
 /** Constructor options of MaxPool1d/2d/3d. */
 export interface MaxPoolModuleOptions<X extends IndexType = IndexType> {
@@ -115,7 +115,7 @@ abstract class MaxPoolNd<X extends IndexType> {
    * BigInt64Array with `indexType: 'int64'`). `options.out` and
    * `options.resident` as in maxPoolNd.
    */
-  forward<T extends FloatArray, const O extends ModulePoolCallOptions = {}>(
+  forward<T extends ValueArray, const O extends ModulePoolCallOptions = {}>(
       x: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>):
       MaxPoolReturn<T, O & { indexType: X }> {
     const d = this.dims;
@@ -131,7 +131,7 @@ abstract class MaxPoolNd<X extends IndexType> {
     const d = this.dims;
     return asMethod(`MaxPool${d}d.backward`, `maxPool${d}dBackward`, options, () =>
       maxPoolBackwardNd(d, gradOutput, indices, {
-        ...this.geometry(), inputShape, out: options?.out, resident: options?.resident,
+        ...this.geometry(), inputShape, out: options?.out as FloatArray | undefined, resident: options?.resident,
       })) as ResultFor<T, O>;
   }
 
@@ -163,7 +163,7 @@ abstract class MaxUnpoolNd {
    * preceded by N and C as in PyTorch (e.g. a previous input's shape).
    * `options.out` and `options.resident` as in maxUnpoolNd.
    */
-  forward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
+  forward<T extends ValueArray, const O extends ModuleCallOptions = {}>(
       x: FloatInput<T>, indices: IndexInput, outputSize?: readonly number[] | null,
       options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
     const d = this.dims;
@@ -178,7 +178,7 @@ abstract class MaxUnpoolNd {
   }
 
   /** Gradient of forward() w.r.t. `x` (a gather); shape of `indices`. */
-  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
+  backward<T extends ValueArray, const O extends ModuleCallOptions = {}>(
       gradOutput: FloatInput<T>, indices: IndexInput,
       options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
     const d = this.dims;

@@ -17,7 +17,8 @@ import {
   POOL_BACKWARD_KEYS, poolOut, resultMode,
 } from './options.js';
 import {
-  backwardInputs, float, indexOutput, MaxPoolResult, ResidentMaxPoolResult, run, sameShape,
+  backwardInputs, float, floatGradient, indexOutput, MaxPoolResult, ResidentMaxPoolResult, run,
+  sameShape,
 } from './ops.js';
 import type { WasmTensor } from './resident.js';
 import { checkShape, FloatArray, TensorResult, typeError } from './tensor.js';
@@ -106,6 +107,7 @@ export function adaptiveMaxPoolBackwardNd(dims: number, gradOutput: unknown, ind
   const m = wasm(fn);
   checkOptionKeys(fn, options, POOL_BACKWARD_KEYS);
   const [gi, ii] = backwardInputs(fn, gradOutput, indices, options, POOL_BACKWARD_KEYS);
+  floatGradient(fn, gi);
   const inputShape = inputShapeOf(fn, options);
   const g = plainGeometry(dims, layoutCode(fn, dims, options.layout));
   const mode = resultMode(fn, options);

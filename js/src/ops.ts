@@ -2,7 +2,7 @@
 // range. Each: check what only JS can check (options.ts), write the geometry
 // and shapes into the parameter block, describe inputs and outputs, and let
 // the engine run it.
-import { DType, DTYPES } from './dtypes.js';
+import { DType, DTYPES, namesOf } from './dtypes.js';
 import { Call, checkInput, Input, OutputSpec } from './call.js';
 import { execute } from './engine.js';
 import { OpName, Runtime, runtimeOf } from './heap.js';
@@ -16,7 +16,8 @@ import {
 } from './options.js';
 import type { WasmTensor } from './resident.js';
 import {
-  checkShape, describe, FloatArray, IndexArray, rangeError, TensorResult, typeError,
+  checkShape, describe, FloatArray, IndexArray, rangeError, TensorResult, typeError, ValueArray,
+  withArticle,
 } from './tensor.js';
 
 export type {
@@ -24,13 +25,13 @@ export type {
 } from './options.js';
 
 /** The result of max pooling. */
-export interface MaxPoolResult<T extends FloatArray = FloatArray, I extends IndexArray = IndexArray> {
+export interface MaxPoolResult<T extends ValueArray = ValueArray, I extends IndexArray = IndexArray> {
   output: TensorResult<T>;
   indices: TensorResult<I>;
 }
 
 /** The result of max pooling with `resident: true`. */
-export interface ResidentMaxPoolResult<T extends FloatArray = FloatArray,
+export interface ResidentMaxPoolResult<T extends ValueArray = ValueArray,
                                        I extends IndexArray = IndexArray> {
   output: WasmTensor<T>;
   indices: WasmTensor<I>;
@@ -48,13 +49,13 @@ export type IndexArrayOf<O> =
  * What a pool returns for options `O`: resident tensors with `resident:
  * true`, copies without (either, when `resident` is only known as a boolean).
  */
-export type MaxPoolReturn<T extends FloatArray, O> =
+export type MaxPoolReturn<T extends ValueArray, O> =
     [OptionOf<O, 'resident'>] extends [true] ? ResidentMaxPoolResult<T, IndexArrayOf<O>> :
     [OptionOf<O, 'resident'>] extends [false | undefined] ? MaxPoolResult<T, IndexArrayOf<O>> :
     MaxPoolResult<T, IndexArrayOf<O>> | ResidentMaxPoolResult<T, IndexArrayOf<O>>;
 
 /** What the other ops return for options `O`: a WasmTensor with `resident: true`. */
-export type ResultFor<T extends FloatArray, O> =
+export type ResultFor<T extends ValueArray, O> =
     [OptionOf<O, 'resident'>] extends [true] ? WasmTensor<T> :
     [OptionOf<O, 'resident'>] extends [false | undefined] ? TensorResult<T> : TensorResult<T> | WasmTensor<T>;
 
@@ -184,12 +185,30 @@ export function backwardInputs(fn: string, gradOutput: unknown, indices: unknown
   return [gi, checkInput(fn, 'indices', indices, 'index')];
 }
 
+/**
+ * The gradient of a pool adds: it takes float gradients only, and an
+ * integer gradOutput is a TypeError (PyTorch refuses them too).
+ */
+export function floatGradient(fn: string, gi: Input): void {
+  if (DTYPES[gi.dtype].integer) {
+    throw typeError(`${fn}: ${holding('gradOutput', gi)}; a pool's gradient adds, and takes ` +
+        `${namesOf('float', (t) => !t.integer)} values only`);
+  }
+}
+
+/** 'x.data is a Uint8Array(4) of uint8 values', or 'x is a WasmTensor of uint8 values'. */
+export function holding(name: string, i: Input): string {
+  if (i.data === undefined) return `${name} is a WasmTensor of ${i.dtype} values`;
+  return `${name}.data is ${withArticle(`${i.cls.tag}(${i.data.length})`)} of ${i.dtype} values`;
+}
+
 export function maxPoolBackwardNd(dims: number, gradOutput: unknown, indices: unknown,
                                   options: MaxPoolBackwardOptions): TensorResult<FloatArray> | WasmTensor<FloatArray> {
   const fn = `maxPool${dims}dBackward`;
   const m = wasm(fn);
   checkOptionKeys(fn, options, MAX_POOL_BACKWARD_KEYS);
   const [gi, ii] = backwardInputs(fn, gradOutput, indices, options, MAX_POOL_BACKWARD_KEYS);
+  floatGradient(fn, gi);
   if (options === null || typeof options !== 'object') {
     throw typeError(`${fn}: options must be an object with inputShape, got ${describe(options)}`);
   }

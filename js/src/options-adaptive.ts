@@ -1,7 +1,7 @@
 // Option parsing of adaptive and fractional max pooling: what only
 // JavaScript can check (types, integer-ness, null entries); sizes, ratios
 // and shapes themselves are checked by the core.
-import type { DType, FloatArray, IndexArray } from './dtypes.js';
+import type { DType, FloatArray, IndexArray, ValueArray } from './dtypes.js';
 import { Layout, layoutCode, layoutNames } from './layout.js';
 import { Geometry, plainGeometry, ResultOptions, SizeArg, sizeArg } from './options.js';
 import type { FloatInput } from './resident.js';
@@ -10,7 +10,7 @@ import { checkInteger, describe, rangeError, typeError } from './tensor.js';
 
 /** Options of adaptiveMaxPool1d/2d/3d. */
 export interface AdaptiveMaxPoolOptions
-    extends ResultOptions<{ output?: FloatArray; indices?: IndexArray }> {
+    extends ResultOptions<{ output?: ValueArray; indices?: IndexArray }> {
   /**
    * The output's spatial size: a number for every spatial dim, or one entry
    * per dim; an entry `null` keeps that dim's input size. Every entry >= 1

@@ -4,6 +4,7 @@
 // parameter block whole (fields an op does not use at their defaults).
 import {
   ArrayClass, classOfTag, DType, DTYPES, FloatArray, IndexArray, StorageArray, TensorData,
+  ValueArray,
 } from './dtypes.js';
 import { Layout, layoutCode } from './layout.js';
 import type { IndexType } from './tensor.js';
@@ -63,7 +64,7 @@ export type OnlyKnown<O, T> = O & { [K in Exclude<keyof O, keyof T>]: never };
 
 /** Options of maxPool1d/2d/3d. */
 export interface MaxPoolOptions extends PoolGeometry,
-    ResultOptions<{ output?: FloatArray; indices?: IndexArray }> {
+    ResultOptions<{ output?: ValueArray; indices?: IndexArray }> {
   /** Size of the window: a number for every spatial dim, or one per dim. */
   kernelSize: number | readonly number[];
   /** Index dtype of the result: 'int32' (Int32Array, default) or 'int64' (BigInt64Array). */
@@ -77,10 +78,10 @@ export interface MaxPoolBackwardOptions extends PoolGeometry, ResultOptions<Floa
 }
 
 /** Options of maxUnpool1d/2d/3d. */
-export interface MaxUnpoolOptions extends UnpoolGeometry, ResultOptions<FloatArray> {}
+export interface MaxUnpoolOptions extends UnpoolGeometry, ResultOptions<ValueArray> {}
 
 /** Options of maxUnpool1d/2d/3dBackward. */
-export interface MaxUnpoolBackwardOptions extends ResultOptions<FloatArray> {
+export interface MaxUnpoolBackwardOptions extends ResultOptions<ValueArray> {
   /** Layout of gradOutput and indices: channels-first (default) or channels-last. */
   layout?: Layout;
 }

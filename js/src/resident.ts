@@ -8,6 +8,7 @@
 import type { UnpoolWasmModule } from './unpool.mjs';
 import {
   ArrayClass, classOfTag, DType, DTypeOf, DTYPES, FloatArray, IndexArray, StorageArray, TensorData,
+  ValueArray,
 } from './dtypes.js';
 import { heapMalloc } from './heap.js';
 import { wasm } from './loader.js';
@@ -111,8 +112,8 @@ export function classOf(t: WasmTensor): ArrayClass {
   return CLASSES.get(t)!;
 }
 
-/** A value-tensor argument that may be resident. */
-export type FloatInput<T extends FloatArray = FloatArray> = TensorLike<T> | WasmTensor<T>;
+/** A value-tensor argument that may be resident (integer values where the op takes them). */
+export type FloatInput<T extends ValueArray = FloatArray> = TensorLike<T> | WasmTensor<T>;
 /** An index-tensor argument that may be resident. */
 export type IndexInput<I extends IndexArray = IndexArray> = TensorLike<I> | WasmTensor<I>;
 

@@ -2,13 +2,13 @@
 // integer-ness of sizes, data length against shape. Everything about
 // geometry (ranks, kernel >= 1, index ranges, ...) is checked in C++.
 import {
-  ArrayClass, classOfTag, DType, DTypeInfo, DTypeOf, dtypeNamed, dtypesOf, Kind, listed,
-  StorageArray, tagsOf, TensorData,
+  ArrayClass, classOfTag, DType, DTypeInfo, DTypeOf, dtypesOf, Kind, listed, StorageArray,
+  tagsOf, TensorData, typeNamed,
 } from './dtypes.js';
 
 export type {
-  DType, DTypeOf, Float16ArrayLike, Float16ArrayShape, FloatArray, IndexArray, IndexType,
-  TensorData, ValueDType,
+  DType, DTypeOf, Float16ArrayLike, Float16ArrayShape, FloatArray, FloatDType, IndexArray,
+  IndexType, IntegerArray, IntegerDType, TensorData, ValueArray, ValueDType,
 } from './dtypes.js';
 
 /**
@@ -280,7 +280,7 @@ function dtypeOf(fn: string, name: string, value: object, ort: boolean, data: un
         `floats; give ${name}.dtype ${names} to say which (an ONNX Runtime tensor ` +
         `{ data, dims, type } says it with type)`);
   }
-  const type = dtypeNamed(given, kind);
+  const type = typeNamed(given, kind);
   if (type === undefined) {
     throw typeError(`${fn}: ${name}.${field}=${describe(given)} is not ${KIND_DTYPES[kind]}`);
   }
@@ -320,8 +320,8 @@ export function checkTensor(fn: string, name: string, value: unknown, kind: Kind
     throw typeError(`${fn}: ${name} must be a tensor { data, shape }, got ${describe(value)}`);
   }
   const { data } = value as { data?: unknown };
-  const c = classOfTag(classTagOf(data));
-  if (c === undefined || c.kind !== kind) {
+  const c = classOfTag(classTagOf(data), kind);
+  if (c === undefined) {
     throw typeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
   }
   const v = value as { shape?: unknown; dims?: unknown };

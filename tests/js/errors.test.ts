@@ -23,8 +23,10 @@ const cases: Case[] = [
   // Wrong types: TypeError.
   ['x is null', () => maxPool2d(any(null), { kernelSize: 2 }), TypeError, /^maxPool2d: x must be a tensor .*null/],
   ['x is a number', () => maxPool2d(any(5), { kernelSize: 2 }), TypeError, /^maxPool2d: x must be a tensor .*5/],
-  ['x.data is an Int32Array', () => maxPool2d(any({ data: new Int32Array(16), shape: [1, 1, 4, 4] }), { kernelSize: 2 }),
-    TypeError, /^maxPool2d: x\.data must be a Float32Array, Float64Array, Float16Array or Uint16Array \(Uint16Array with dtype 'float16' or 'bfloat16'\), got Int32Array\(16\)$/],
+  ['x.data is a Uint32Array', () => maxPool2d(any({ data: new Uint32Array(16), shape: [1, 1, 4, 4] }), { kernelSize: 2 }),
+    TypeError, /^maxPool2d: x\.data must be a Float32Array, Float64Array, Float16Array, Uint16Array, Uint8Array, Uint8ClampedArray, Int8Array, Int16Array, Int32Array or BigInt64Array \(Uint16Array with dtype 'float16' or 'bfloat16'\), got Uint32Array\(16\)$/],
+  ['gradOutput.data is an Int32Array', () => maxPool2dBackward(any({ data: new Int32Array(4), shape: [1, 1, 2, 2] }), idx(), { kernelSize: 2, inputShape: [1, 1, 4, 4] }),
+    TypeError, /^maxPool2dBackward: gradOutput\.data is an Int32Array\(4\) of int32 values; a pool's gradient adds, and takes float32, float64, float16 or bfloat16 values only$/],
   ['x.data is a plain array', () => maxPool1d(any({ data: [1, 2], shape: [1, 2] }), { kernelSize: 2 }),
     TypeError, /^maxPool1d: x\.data must be .*\[1, 2\]/],
   ['indices are floats', () => maxUnpool2d(y(), any({ data: new Float32Array(4), shape: [1, 1, 2, 2] }), { kernelSize: 2 }),

@@ -70,7 +70,9 @@ describe('runtime', () => {
     expect(() => new Runtime(moduleWith({ paramLayout: () => ({ ...good, rangeMax: good.slots - 1 }) })))
       .toThrow(/no field 'rangeMax' of 3 slots/);
     expect(() => new Runtime(moduleWith({ indexTypes: () => ['int32'] })))
-      .toThrow(/does not match this JavaScript \(it has no dtype 'int64'\)/);
+      .toThrow(/does not match this JavaScript \(it has no index dtype 'int64'\)/);
+    expect(() => new Runtime(moduleWith({ valueTypes: () => ['float32', 'float64', 'float16', 'bfloat16'] })))
+      .toThrow(/does not match this JavaScript \(it has no value dtype 'uint8'\)/);
     expect(unpool.memoryUsage().inUseBytes).toBe(before);
   });
 
