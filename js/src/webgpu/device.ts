@@ -199,12 +199,89 @@ export class GpuBackend implements GpuOwner {
   }
 
   failure(fn: string, c: ContentCheck): Promise<UnpoolError | undefined> {
-    c.outcome ??= this.readBytes(fn, c.status, 16).then((raw) => {
+    c.outcome ??= this.readBytes(fn, c.status!, 16).then((raw) => {
       const w = new Uint32Array(raw);
-      return w[0] === NONE ? undefined : c.error(w);
+      return w[0] === NONE ? undefined : c.error!(w);
     });
     return c.outcome;
   }
+
+  /**
+   * Runs `encode` (which encodes and submits a call's work) in a validation
+   * error scope of the device. A buffer the GPU cannot use (destroyed by its
+   * owner, or of another device) is no JavaScript error at the call: the
+   * device reports it later. The returned check then fails with an error
+   * naming the function and the argument whose buffer the device refused
+   * (each wrapped argument is probed alone), so read() and check() of the
+   * results reject rather than give a silent wrong result.
+   */
+  refusals(fn: string, named: [string, GpuTensor][], encode: () => void): ContentCheck | undefined {
+    const d = this.device;
+    if (d.pushErrorScope === undefined || d.popErrorScope === undefined) {
+      encode();
+      return undefined;
+    }
+    d.pushErrorScope('validation');
+    let popped!: Promise<{ message: string } | null>;
+    try {
+      encode();
+    } finally {
+      popped = d.popErrorScope();
+    }
+    const outcome = popped.then(async (e) => {
+      if (e === null) return undefined;
+      const culprits: string[] = [];
+      for (const [name, t] of named) {
+        if (!t.owned && !(await this.usable(t.buffer))) culprits.push(name);
+      }
+      const who = culprits.length > 0
+        ? `${culprits.join(' and ')}: the device cannot use ${culprits.length > 1 ? 'their buffers' : 'its buffer'} ` +
+          '(destroyed by its owner, or of another device)'
+        : 'the device refused the call';
+      return new UnpoolError(`${fn}: ${who}: ${e.message}`, 'invalid_argument');
+    });
+    return { outcome };
+  }
+
+  /**
+   * Whether the device can run a kernel on `buffer`: a one-invocation probe
+   * in an error scope (a buffer of another device fails its bind group, a
+   * destroyed one the submit).
+   */
+  private async usable(buffer: GpuBufferLike): Promise<boolean> {
+    const d = this.device;
+    d.pushErrorScope!('validation');
+    if (this.probe === undefined) {
+      const layout = d.createBindGroupLayout({
+        label: 'unpool probe',
+        entries: [{ binding: 0, visibility: COMPUTE, buffer: { type: 'read-only-storage' } }],
+      });
+      const module = d.createShaderModule({
+        label: 'unpool probe',
+        code: '@group(0) @binding(0) var<storage, read> b: array<u32>;\n' +
+              '@compute @workgroup_size(1) fn probe() { _ = b[0]; }\n',
+      });
+      const pipeline = d.createComputePipeline({
+        layout: d.createPipelineLayout({ bindGroupLayouts: [layout] }), label: 'unpool probe',
+        compute: { module, entryPoint: 'probe' },
+      });
+      this.probe = { layout, pipeline };
+    }
+    const group = d.createBindGroup({
+      layout: this.probe.layout, label: 'unpool probe',
+      entries: [{ binding: 0, resource: { buffer, offset: 0, size: 4 } }],
+    });
+    const enc = d.createCommandEncoder({ label: 'unpool probe' });
+    const pass = enc.beginComputePass();
+    pass.setPipeline(this.probe.pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(1);
+    pass.end();
+    d.queue.submit([enc.finish()]);
+    return (await d.popErrorScope!()) === null;
+  }
+
+  private probe: { layout: GpuBindGroupLayoutLike; pipeline: GpuComputePipelineLike } | undefined;
 
   /** The core's error for status `code` (its message in lastError()). */
   private coreError(code: number): UnpoolError {
@@ -353,25 +430,47 @@ export class GpuBackend implements GpuOwner {
     const g = readPlanGeometry(rt);
     const outputs = c.outputs.map((o, k) => this.output(c, k, o.shape ?? shapeOut, used));
     const units = unitsOf(g);
+    // Chunks are planned before anything is encoded: a call too large to
+    // split throws at the call.
+    this.chunks(fn, units, [...inputs, ...outputs]);
+    const named: [string, GpuTensor][] = [
+      ...inputs.map((t, k): [string, GpuTensor] => [INPUT_NAMES[c.op][k] ?? `input ${k + 1}`, t]),
+      ...outputs.map((t, k): [string, GpuTensor] => [c.outputs[k].name, t]),
+    ];
+    let check: ContentCheck | undefined;
+    const refused = this.refusals(fn, named, () => this.encode(rt, c, g, units, inputs, outputs, plan,
+                                                               (k) => { check = k; }));
+    // A result's contents depend on the checks of the calls that made its
+    // inputs too: an error there reaches read() of everything downstream.
+    const checks = [...inputs.flatMap((t) => t.checks)];
+    if (check !== undefined) checks.push(check);
+    if (refused !== undefined) checks.push(refused);
+    for (const t of outputs) t.checks = checks;
+    return outputs;
+  }
+
+  /** Encodes and submits a planned call's kernels; `setCheck` receives its content check. */
+  private encode(rt: Runtime, c: Call, g: PlanGeometry, units: number, inputs: GpuTensor[],
+                 outputs: GpuTensor[], plan: number, setCheck: (k: ContentCheck) => void): void {
+    const { fn } = c;
     const chunks = this.chunks(fn, units, [...inputs, ...outputs]);
     const constants = { DTYPE: DTYPE_CODE[c.dtype] ?? 0, INDEX64: c.indexType === 'int64' ? 1 : 0 };
     const enc = this.device.createCommandEncoder({ label: `unpool ${fn}` });
     const temps: GpuBufferLike[] = [];
-    let check: ContentCheck | undefined;
     const half = c.dtype === 'float16' || c.dtype === 'bfloat16';
     const items = (n: number) => (half ? Math.ceil(n / 2) : n);
     const newCheck = (): GpuBufferLike => {
       const status = this.statusBuffer();
       // The call's block, kept: the message is planned again from it.
       const block = rt.f.slice();
-      check = {
+      setCheck({
         status,
         error: (w) => {
           rt.f.set(block);
           rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.codes[c.dtype], rt.codes[c.indexType]));
           return this.coreError(rt.m.contentError(plan, w[0], w[1], w[2]));
         },
-      };
+      });
       return status;
     };
     /** A scratch buffer of `bytes` for the largest chunk. */
@@ -467,12 +566,6 @@ export class GpuBackend implements GpuOwner {
     }
     this.device.queue.submit([enc.finish()]);
     for (const t of temps) t.destroy();
-    // A result's contents depend on the checks of the calls that made its
-    // inputs too: an error there reaches read() of everything downstream.
-    const inherited = inputs.flatMap((t) => t.checks);
-    const checks = check === undefined ? inherited : [...inherited, check];
-    for (const t of outputs) t.checks = checks;
-    return outputs;
   }
 
   /**
@@ -530,6 +623,7 @@ export class GpuBackend implements GpuOwner {
         return this.coreError(rt.m.convertError(rt.block, from, w[0], w[1], w[2], perPlane));
       },
     };
+    const refused = this.refusals(fn, [['indices', indices]], () => {
     const enc = this.device.createCommandEncoder({ label: `unpool ${fn}` });
     const temps: GpuBufferLike[] = [];
     const constants = {
@@ -547,10 +641,19 @@ export class GpuBackend implements GpuOwner {
     }
     this.device.queue.submit([enc.finish()]);
     for (const t of temps) t.destroy();
-    result.checks = [...indices.checks, check];
+    });
+    result.checks = [...indices.checks, check, ...(refused === undefined ? [] : [refused])];
     return result;
   }
 }
+
+/** The tensor arguments of each op, as messages name them. */
+const INPUT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  maxPool: ['x'], adaptiveMaxPool: ['x'], fractionalMaxPool: ['x', 'randomSamples'],
+  maxUnpool: ['x', 'indices'], maxUnpoolBackward: ['gradOutput', 'indices'],
+  maxPoolBackward: ['gradOutput', 'indices'], adaptiveMaxPoolBackward: ['gradOutput', 'indices'],
+  fractionalMaxPoolBackward: ['gradOutput', 'indices'],
+};
 
 /** Part of a buffer bound to a kernel. */
 interface Range {

@@ -120,4 +120,39 @@ export const cases = [
       }
     },
   },
+  {
+    name: 'buffers the device cannot use (destroyed by their owner, of another device), a lost device',
+    run: async (ctx) => {
+      const gpu = await setup(ctx);
+      // A wrapped buffer its owner destroyed: the call returns, read() and check() reject naming x.
+      const owned = gpu.device.createBuffer({ size: 64, usage: STORAGE | COPY_SRC | COPY_DST });
+      gpu.device.queue.writeBuffer(owned, 0, new Float32Array(16).fill(1));
+      const X = gpu.wrap(owned, { shape: [1, 1, 4, 4], dtype: 'float32' });
+      owned.destroy();
+      const r = gpu.maxPool2d(X, { kernelSize: 2 });
+      await rejects('destroyed buffer, check()', r.output.check(), /^maxPool2d: x: the device cannot use its buffer \(destroyed by its owner, or of another device\)/);
+      await rejects('destroyed buffer, read()', r.indices.read(), /^maxPool2d: x: the device cannot use its buffer/);
+      // A buffer of another device.
+      const other = await ctx.requestDevice();
+      const foreign = other.createBuffer({ size: 64, usage: STORAGE | COPY_SRC | COPY_DST });
+      const F = gpu.wrap(foreign, { shape: [1, 1, 4, 4], dtype: 'float32' });
+      const y = gpu.maxUnpool2d(gpu.upload(x4()), gpu.upload({ data: new Int32Array(16), shape: [1, 1, 4, 4] }),
+                                { kernelSize: 1, out: F });
+      await rejects("another device's buffer", y.check(), /^maxUnpool2d: out: the device cannot use its buffer/);
+      // Fine calls stay fine.
+      await gpu.maxPool2d(gpu.upload(x4()), { kernelSize: 2 }).output.check();
+      // A lost device: every call and read() throw device_lost.
+      const doomed = await ctx.requestDevice();
+      const g2 = await initWebGPU({ device: doomed });
+      const T = g2.upload(x4());
+      doomed.destroy();
+      await doomed.lost;
+      let thrown;
+      try { g2.maxPool2d(T, { kernelSize: 2 }); } catch (e) { thrown = e; }
+      if (thrown?.code !== 'device_lost' || !/^maxPool2d: the GPUDevice was lost/.test(thrown.message)) {
+        throw new Error(`lost device: ${thrown}`);
+      }
+      await rejects('read() on a lost device', (async () => T.read())(), /^gpu\.read: the GPUDevice was lost/);
+    },
+  },
 ];
