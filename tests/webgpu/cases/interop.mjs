@@ -1,0 +1,124 @@
+// gpu.wrap() of ONNX Runtime Web's and TF.js's GPU tensors, toOrtTensor and
+// toTfTensor, on every stack, with stand-ins of the two libraries' objects
+// (the shapes onnxruntime-common's Tensor and tfjs-core's tensor() have): no
+// ORT or TF.js here. The real libraries run in Chromium
+// (tests/webgpu/ort*.test.ts, tfjs.test.ts).
+import * as unpool from '../../../dist/index.js';
+import { initWebGPU, toOrtTensor, toTfTensor } from '../../../dist/webgpu/index.js';
+
+const STORAGE = 0x80, COPY_SRC = 0x04, COPY_DST = 0x08;
+
+function throws(what, f, cls, pattern) {
+  let thrown;
+  try { f(); } catch (e) { thrown = e; }
+  if (!(thrown instanceof cls)) throw new Error(`${what}: want ${cls.name}, got ${thrown}`);
+  if (!pattern.test(thrown.message)) throw new Error(`${what}: message ${JSON.stringify(thrown.message)} !~ ${pattern}`);
+}
+
+function same(what, got, want) {
+  const g = JSON.stringify(got, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+  const w = JSON.stringify(want, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+  if (g !== w) throw new Error(`${what}: got ${g}, want ${w}`);
+}
+
+/** A stand-in of onnxruntime-web's namespace: Tensor.fromGpuBuffer records its arguments. */
+function fakeOrt() {
+  const made = [];
+  return {
+    made,
+    Tensor: {
+      fromGpuBuffer(gpuBuffer, options) {
+        const t = { location: 'gpu-buffer', gpuBuffer, dims: options.dims, type: options.dataType, options };
+        made.push(t);
+        return t;
+      },
+    },
+  };
+}
+
+export const cases = [
+  {
+    name: 'gpu.wrap of an ort.Tensor on gpu-buffer and of dataToGPU()\'s { buffer, tensorRef }, with no copy',
+    run: async (ctx) => {
+      await unpool.init();
+      const gpu = await initWebGPU({ device: ctx.device });
+      const buffer = gpu.device.createBuffer({ size: 32, usage: STORAGE | COPY_SRC | COPY_DST });
+      gpu.device.queue.writeBuffer(buffer, 0, Float32Array.of(1, -2, 3, -4, 5, -6, 7, -8));
+
+      const o = gpu.wrap({ location: 'gpu-buffer', gpuBuffer: buffer, dims: [2, 4], type: 'float32' });
+      if (o.buffer !== buffer) throw new Error('ort: not the same buffer');
+      same('ort: shape, dtype', [o.shape, o.dtype], [[2, 4], 'float32']);
+      same('ort: data', Array.from((await o.read()).data), [1, -2, 3, -4, 5, -6, 7, -8]);
+      const i64 = gpu.wrap({ location: 'gpu-buffer', gpuBuffer: buffer, dims: [4], type: 'int64' });
+      same('ort int64: dtype', i64.dtype, 'int64');
+      const h = gpu.wrap({ location: 'gpu-buffer', gpuBuffer: buffer, dims: [16], type: 'float16' });
+      const hd = (await h.read()).data;
+      const F16 = globalThis.Float16Array;
+      if (!(hd instanceof (F16 ?? Uint16Array))) throw new Error(`ort float16: read() gave ${hd.constructor.name}`);
+
+      const tensorRef = { dispose() {} };
+      const t = gpu.wrap({ buffer, tensorRef }, { shape: [8], dtype: 'float32' });
+      if (t.buffer !== buffer) throw new Error('tf: not the same buffer');
+      same('tf: data', Array.from((await t.read()).data), [1, -2, 3, -4, 5, -6, 7, -8]);
+      t.destroy();   // wrapped: the buffer stays the owner's
+      same('after destroy of a wrap', Array.from((await o.read()).data).length, 8);
+
+      throws('ort on the cpu', () => gpu.wrap({ location: 'cpu', dims: [1], type: 'float32', data: new Float32Array(1) }),
+             TypeError, /^gpu\.wrap: the ort\.Tensor is on 'cpu', not 'gpu-buffer'/);
+      throws('ort with options', () => gpu.wrap({ location: 'gpu-buffer', gpuBuffer: buffer, dims: [1], type: 'float32' }, { shape: [1], dtype: 'float32' }),
+             TypeError, /^gpu\.wrap: an ort\.Tensor carries its dims and type; pass no options/);
+      throws('ort uint32', () => gpu.wrap({ location: 'gpu-buffer', gpuBuffer: buffer, dims: [1], type: 'uint32' }),
+             TypeError, /^gpu\.wrap: dtype="uint32" must be one of/);
+      throws('ort too small', () => gpu.wrap({ location: 'gpu-buffer', gpuBuffer: buffer, dims: [9], type: 'float32' }),
+             RangeError, /^gpu\.wrap: buffer has 32 bytes; shape \[9\] of float32 needs 36/);
+      throws('a webgl dataToGPU()', () => gpu.wrap({ texture: {}, texShape: [1, 1], tensorRef }, { shape: [1], dtype: 'float32' }),
+             TypeError, /^gpu\.wrap: this dataToGPU\(\) result has no buffer/);
+      throws('tf without options', () => gpu.wrap({ buffer, tensorRef }), TypeError, /^gpu\.wrap: options must be an object/);
+      buffer.destroy();
+    },
+  },
+  {
+    name: 'toOrtTensor and toTfTensor: the arguments they pass, ownership, refused dtypes',
+    run: async (ctx) => {
+      await unpool.init();
+      const gpu = await initWebGPU({ device: ctx.device });
+      const ort = fakeOrt();
+      const x = gpu.upload({ data: Float32Array.of(4, 3, 2, 1), shape: [1, 1, 2, 2] });
+      const { output, indices } = gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int64' });
+      const o = toOrtTensor(indices, ort);
+      if (o.gpuBuffer !== indices.buffer) throw new Error('ort: not the same buffer');
+      same('ort: dataType, dims', [o.options.dataType, o.options.dims], ['int64', [1, 1, 1, 1]]);
+      same('ort: download', Array.from(await o.options.download()), [0n]);
+      if (indices.isDestroyed) throw new Error('ort: destroyed before dispose');
+      o.options.dispose();
+      if (!indices.isDestroyed) throw new Error('ort: dispose did not destroy the GpuTensor');
+      const h = gpu.upload({ data: Uint16Array.of(0x3c00, 0xbc00), shape: [2], dtype: 'float16' });
+      const oh = toOrtTensor(h, ort);
+      const hd = await oh.options.download();
+      if (!(hd instanceof Uint16Array)) throw new Error(`ort float16: download gave ${hd.constructor.name}`);
+      same('ort float16 bits', Array.from(hd), [0x3c00, 0xbc00]);
+      throws('ort float64', () => toOrtTensor(gpu.upload({ data: Float64Array.of(1), shape: [1] }), ort), RangeError,
+             /^toOrtTensor: ONNX Runtime takes no float64 tensor from a GPU buffer/);
+      throws('ort bfloat16', () => toOrtTensor(gpu.upload({ data: Uint16Array.of(1), shape: [1], dtype: 'bfloat16' }), ort),
+             RangeError, /^toOrtTensor: ONNX Runtime takes no bfloat16 tensor/);
+      throws('not ort', () => toOrtTensor(output, {}), TypeError, /^toOrtTensor: ort must be the onnxruntime-web namespace/);
+      throws('not a GpuTensor', () => toOrtTensor({ buffer: output.buffer }, ort), TypeError, /^toOrtTensor: t must be a GpuTensor/);
+
+      const calls = [];
+      const tf = { tensor: (...a) => { calls.push(a); return { made: a }; }, backend: () => ({ device: gpu.device }) };
+      toTfTensor(output, tf);
+      toTfTensor(output, tf, { zeroCopy: true });
+      same('tf: arguments', calls.map(([v, s, d]) => [v.buffer === output.buffer, v.zeroCopy, s, d]),
+           [[true, false, [1, 1, 1, 1], 'float32'], [true, true, [1, 1, 1, 1], 'float32']]);
+      const i32 = gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int32' }).indices;
+      same('tf int32', toTfTensor(i32, tf).made[2], 'int32');
+      throws('tf int64', () => toTfTensor(gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int64' }).indices, tf), RangeError,
+             /^toTfTensor: TF\.js keeps no int64 tensor in a GPU buffer .*indexType: 'int32'/);
+      const otherTf = { tensor: tf.tensor, backend: () => ({ device: {} }) };
+      throws('tf of another device', () => toTfTensor(output, otherTf), RangeError, /another GPUDevice/);
+      throws('not tf', () => toTfTensor(output, {}), TypeError, /^toTfTensor: tf must be the @tensorflow\/tfjs namespace/);
+      x.destroy();
+      throws('destroyed', () => toTfTensor(x, tf), TypeError, /^toTfTensor: t is a destroyed GpuTensor/);
+    },
+  },
+];
