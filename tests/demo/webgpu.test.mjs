@@ -84,6 +84,7 @@ test('grid mode: the PyTorch example and edits, in float32, float16 and bfloat16
   assert.deepEqual(v.panels.pooled.cells, ['6', '8', '14', '16']);
   assert.deepEqual(v.panels.indices.cells, ['5', '7', '13', '15']);
   for (const [r, c, val] of [[0, 0, '1233'], [0, 1, '1234.567'], [3, 3, '0.1']]) {
+    await settled(page);
     await page.fill(`#input .cell[data-r="${r}"][data-c="${c}"]`, val);
     await page.press(`#input .cell[data-r="${r}"][data-c="${c}"]`, 'Enter');
   }
@@ -144,6 +145,7 @@ test('adaptive and fractional modes, with duplicate indices and new samples', as
   await page.selectOption('#mode', 'adaptive');
   await page.fill('#a-out-h', '3');
   await page.fill('#a-out-w', '3');
+  await settled(page);
   await page.fill('#input .cell[data-r="3"][data-c="3"]', '100');
   await page.press('#input .cell[data-r="3"][data-c="3"]', 'Enter');
   const v = await bothSame('adaptive 5x5 -> 3x3, a shared maximum');
@@ -191,6 +193,21 @@ test('errors: the same messages on both backends, also those the GPU finds in th
   assert.match(v.error, /fractionalMaxPool2d: .*float16/);
   await page.selectOption('#dtype', 'float32');
   await page.selectOption('#mode', 'max');
+  await settled(page);
+});
+
+test('a cell being edited while the GPU works keeps what is typed', async () => {
+  await sequenceGrid(page, 4, 4);
+  await setPool(page, { kernel: 2, stride: 2 });
+  await useBackend('webgpu');
+  await page.fill('#stride', '1');  // a GPU run starts
+  await page.fill('#input .cell[data-r="2"][data-c="2"]', '77');  // typed before it ends
+  await settled(page);
+  assert.equal(await page.inputValue('#input .cell[data-r="2"][data-c="2"]'), '77');
+  await page.press('#input .cell[data-r="2"][data-c="2"]', 'Enter');
+  const v = await bothSame('after the edit');
+  assert.ok(v.panels.pooled.cells.includes('77'));
+  await page.fill('#stride', '2');
   await settled(page);
 });
 

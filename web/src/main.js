@@ -66,12 +66,17 @@ function showTimes(prm) {
   }
 }
 
-/** Draws one backend's result: errors, panels, shapes and the selection. */
-function show(src, prm, r) {
+/**
+ * Draws one backend's result: errors, panels, shapes and the selection. A
+ * result that arrives later (the GPU's) leaves the input grid alone while a
+ * cell of it is being edited, so the typing is not lost.
+ */
+function show(src, prm, r, later = false) {
   const res = { src, prm, pooled: r.pooled, out: r.out, channel: src.C === 3 ? Number($('channel').value) : 0 };
   showErrors(r.errors);
   res.writes = showDuplicates(res);
-  renderPanels(stages, res, editCell);
+  const editing = later && document.activeElement?.tagName === 'INPUT' && stages.input.contains(document.activeElement);
+  renderPanels(stages, res, editCell, editing);
   const side = res.pooled || prm.mode === 'max' ? windowSpan(res) : 0;
   renderLegend($('legend'), Number.isInteger(side) && side > 0 && side <= 8 ? side : 0);
   $('s-input').textContent = shapeText([1, src.C, src.H, src.W]);
@@ -115,7 +120,7 @@ function run() {
       const same = sameResults(state.runs.wasm, g);
       $('same').textContent = `WebGPU = WebAssembly: ${same ? 'same bits' : 'DIFFERENT'}`;
       $('same').classList.toggle('bad', !same);
-      if (state.backend === 'webgpu') show(src, prm, g);
+      if (state.backend === 'webgpu') show(src, prm, g, true);
       delete document.body.dataset.busy;
     });
 }

@@ -27,14 +27,14 @@ function indexRgb(res, i) {
   return off ? offsetRgb(off.a, off.b, res.span) : GREY;
 }
 
-function renderGridMode(stages, res, onEdit) {
+function renderGridMode(stages, res, onEdit, keepInput) {
   const { src, pooled, out } = res;
   const maxDim = Math.max(src.H, src.W, out?.H ?? 0, out?.W ?? 0);
   // Each cell takes cellPx plus a 1px gap; the grid has a 1px border.
   const cellPx = Math.max(18, Math.min(52, Math.floor((boxSide(stages) - 1) / maxDim) - 1));
   const { lo, hi } = range(src.data);
   const valueCell = (v) => ({ text: formatValue(v), ...greyCell(v, lo, hi) });
-  drawGrid(stages.input, src.H, src.W, cellPx, (i) => valueCell(src.data[i]), onEdit);
+  if (!keepInput) drawGrid(stages.input, src.H, src.W, cellPx, (i) => valueCell(src.data[i]), onEdit);
   if (!pooled) return;
   drawGrid(stages.pooled, pooled.OH, pooled.OW, cellPx, (i) => valueCell(pooled.data[i]));
   drawGrid(stages.indices, pooled.OH, pooled.OW, cellPx, (i) => ({
@@ -65,10 +65,13 @@ function renderImageMode(stages, res) {
   drawPixels(stages.unpool, out.H, out.W, scale, tensorPixel({ C: src.C, ...out }));
 }
 
-/** Draws everything `res` has; panels it lacks (after an error) say why. */
-export function renderPanels(stages, res, onEdit) {
+/**
+ * Draws everything `res` has; panels it lacks (after an error) say why.
+ * `keepInput`: leave the input grid as it is (a cell is being edited).
+ */
+export function renderPanels(stages, res, onEdit, keepInput = false) {
   res.span = res.pooled ? windowSpan(res) : 0;
-  if (res.src.kind === 'grid') renderGridMode(stages, res, onEdit);
+  if (res.src.kind === 'grid') renderGridMode(stages, res, onEdit, keepInput);
   else renderImageMode(stages, res);
   if (!res.pooled) {
     for (const k of ['pooled', 'indices']) drawEmpty(stages[k], `${POOL_FN[res.prm.mode]} failed (see the message above)`);
