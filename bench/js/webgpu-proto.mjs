@@ -157,6 +157,34 @@ fn gather(@builtin(global_invocation_id) gid: vec3<u32>) {
   y[t] = v;
 }`;
 
+// The library's unpool reduced to its two passes (no status, no bounds
+// message): scatter position + 1 with atomicMax into `win`, gather. Timed
+// with `win` kept and cleared by clearBuffer, and with a fresh `win` each
+// call (as the library allocates its scratch).
+const SCATTER_GATHER = /* wgsl */ `
+struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
+@group(0) @binding(0) var<uniform> p: P;
+@group(0) @binding(1) var<storage, read> x: array<u32>;
+@group(0) @binding(2) var<storage, read> idx: array<u32>;
+@group(0) @binding(3) var<storage, read_write> y: array<u32>;
+@group(0) @binding(4) var<storage, read_write> win: array<atomic<u32>>;
+@compute @workgroup_size(${WG})
+fn scatter(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let e = gid.y * p.gx * ${WG}u + gid.x;
+  if (e >= p.count) { return; }
+  let plane = e / (p.ow * p.oh);
+  atomicMax(&win[plane * p.iw * p.ih + idx[e]], e + 1u);
+}
+@compute @workgroup_size(${WG})
+fn gather(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let t = gid.y * p.gx * ${WG}u + gid.x;
+  if (t >= p.count) { return; }
+  let w = atomicLoad(&win[t]);
+  var v = 0u;
+  if (w != 0u) { v = x[w - 1u]; }
+  y[t] = v;
+}`;
+
 const U = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 };
 const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 
@@ -190,6 +218,9 @@ export async function protoBench(device, gpu, shape, reps = 15) {
   const unpoolModule = device.createShaderModule({ code: UNPOOL });
   const poolPipe = device.createComputePipeline({ layout: 'auto', compute: { module: poolModule, entryPoint: 'main' } });
   const tiledPipe = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: POOL_TILED }), entryPoint: 'main' } });
+  const sgModule = device.createShaderModule({ code: SCATTER_GATHER });
+  const scatterPipe = device.createComputePipeline({ layout: 'auto', compute: { module: sgModule, entryPoint: 'scatter' } });
+  const sgGatherPipe = device.createComputePipeline({ layout: 'auto', compute: { module: sgModule, entryPoint: 'gather' } });
   const f32Pipe = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: POOL_F32 }), entryPoint: 'main' } });
   const checkPipe = device.createComputePipeline({ layout: 'auto', compute: { module: unpoolModule, entryPoint: 'check' } });
   const gatherPipe = device.createComputePipeline({ layout: 'auto', compute: { module: unpoolModule, entryPoint: 'gather' } });
@@ -220,6 +251,25 @@ export async function protoBench(device, gpu, shape, reps = 15) {
   const protoPool = () => {
     const e = device.createCommandEncoder();
     pass(e, poolPipe, poolGroup, nOut);
+    q.submit([e.finish()]);
+  };
+  const win = buf(nIn * 4);
+  const upSG = buf(nIn * 4);
+  const sgGroups = (w) => [group(scatterPipe, { 0: uOut, 2: idx, 4: w }), group(sgGatherPipe, { 0: uIn, 1: y, 3: upSG, 4: w })];
+  const kept = sgGroups(win);
+  const scatterGather = (fresh) => () => {
+    const w = fresh ? buf(nIn * 4) : win;
+    const [g1, g2] = fresh ? sgGroups(w) : kept;
+    const e = device.createCommandEncoder();
+    if (!fresh) e.clearBuffer(win);
+    pass(e, scatterPipe, g1, nOut);
+    pass(e, sgGatherPipe, g2, nIn);
+    q.submit([e.finish()]);
+    if (fresh) w.destroy();
+  };
+  const clearOnly = () => {
+    const e = device.createCommandEncoder();
+    e.clearBuffer(win);
     q.submit([e.finish()]);
   };
   const tiledPool = () => {
@@ -258,6 +308,9 @@ export async function protoBench(device, gpu, shape, reps = 15) {
     'plain f32 max pool, no indices (ORT\'s kernel in NCHW)': f32Pool,
     'library unpool': () => gpu.maxUnpool2d(lib.output, lib.indices, { kernelSize: 2, out: libY }),
     'prototype unpool (check + gather)': protoUnpool,
+    'scatter + gather, winners kept and cleared': scatterGather(false),
+    'scatter + gather, fresh winners buffer each call': scatterGather(true),
+    'clearBuffer of the winners (3.2 MB) alone': clearOnly,
     'copy of the bytes': copy,
   };
   const times = {};
@@ -294,9 +347,10 @@ export async function protoBench(device, gpu, shape, reps = 15) {
     'tiled pool values': await same(yT, lib.output.buffer, nOut * 4),
     'tiled pool indices': await same(iT, lib.indices.buffer, nOut * 4),
     unpooled: await same(up, libY.buffer, nIn * 4),
+    'scatter + gather unpooled': await same(upSG, libY.buffer, nIn * 4),
     'indices outside their window (pass 1)': (await read(bad, 4))[0],
   };
   for (const t of [x, lib.output, lib.indices, libY]) t.destroy();
-  for (const t of [y, idx, up, bad, a, b, yF, yT, iT, uRows]) t.destroy();
+  for (const t of [y, idx, up, bad, a, b, yF, yT, iT, uRows, win, upSG]) t.destroy();
   return { times, checks };
 }
