@@ -4,7 +4,7 @@
 // messages as the CPU path); only the kernels run here. Every call encodes
 // its work and submits it before it returns.
 import type { Call, Input } from '../call.js';
-import { ArrayClass, DType, DTYPES, Kind, namesOf, TensorData } from '../dtypes.js';
+import { ArrayClass, DType, DTYPES, Kind, namesOf, TensorData, typeNamed } from '../dtypes.js';
 import type { Runtime } from '../heap.js';
 import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBufferLike, GpuCommandEncoderLike, GpuComputePipelineLike, GpuDeviceLike,
@@ -44,7 +44,9 @@ const FAMILIES: Readonly<Record<string, { files: readonly string[]; bindings: re
 };
 
 /** The dtype code the kernels' DTYPE override takes. */
-const DTYPE_CODE: Partial<Record<DType, number>> = { float32: 0, float64: 1, float16: 2, bfloat16: 3 };
+const DTYPE_CODE: Partial<Record<DType, number>> = {
+  float32: 0, float64: 1, float16: 2, bfloat16: 3, uint8: 4, int8: 5, int16: 6, int32: 7, int64: 8,
+};
 
 const F16 = (globalThis as { Float16Array?: unknown }).Float16Array;
 
@@ -373,8 +375,9 @@ export class GpuBackend implements GpuOwner {
     if (t.owner !== this) {
       throw new UnpoolTypeError(`${fn}: ${name} is a GpuTensor of another device (another initWebGPU())`);
     }
-    const type = DTYPES[t.dtype];
-    if (type.kind !== kind) {
+    // An int32 or int64 tensor holds values or indices: the argument says which.
+    const type = typeNamed(t.dtype, kind);
+    if (type === undefined) {
       throw new UnpoolTypeError(`${fn}: ${name} must hold ${namesOf(kind)} data, got a GpuTensor of ${t.dtype}`);
     }
     return {
@@ -457,8 +460,9 @@ export class GpuBackend implements GpuOwner {
     const constants = { DTYPE: DTYPE_CODE[c.dtype] ?? 0, INDEX64: c.indexType === 'int64' ? 1 : 0 };
     const enc = this.device.createCommandEncoder({ label: `unpool ${fn}` });
     const temps: GpuBufferLike[] = [];
-    const half = c.dtype === 'float16' || c.dtype === 'bfloat16';
-    const items = (n: number) => (half ? Math.ceil(n / 2) : n);
+    // Work items: values that share a word are one item's (4 uint8s, 2 int16s).
+    const bytes = DTYPES[c.dtype].bytes;
+    const items = (n: number) => (bytes < 4 ? Math.ceil(n / (4 / bytes)) : n);
     const newCheck = (): GpuBufferLike => {
       const status = this.statusBuffer();
       // The call's block, kept: the message is planned again from it.

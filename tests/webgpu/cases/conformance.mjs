@@ -23,11 +23,20 @@ function values(t, container) {
     if (container === 'Float16Array' && t.dtype === 'float16') return { data: new F16(bits.buffer), shape: t.shape };
     return { data: bits, shape: t.shape, dtype: t.dtype };
   }
+  const ints = {
+    uint8: Uint8Array, int8: Int8Array, int16: Int16Array, int32: Int32Array, uint16: Uint16Array,
+    uint32: Uint32Array,
+  };
   const data = t.dtype === 'float32' ? Float32Array.from(t.data, decode)
     : t.dtype === 'float64' ? Float64Array.from(t.data, decode)
     : t.dtype === 'int64' ? BigInt64Array.from(t.data, (v) => BigInt(v))
-    : t.dtype === 'int32' ? Int32Array.from(t.data)
+    : t.dtype === 'uint64' ? BigUint64Array.from(t.data, (v) => BigInt(v))
+    : t.dtype in ints ? ints[t.dtype].from(t.data, Number)
     : Uint8Array.from(t.data, Number);
+  // uint8 also as ImageData's class: the result must keep it.
+  if (container === 'Uint8ClampedArray' && t.dtype === 'uint8') {
+    return { data: new Uint8ClampedArray(data.buffer), shape: t.shape };
+  }
   return { data, shape: t.shape };
 }
 
@@ -83,7 +92,10 @@ async function play(c, indexType, container, api, put, see) {
 /** The bits of a result's data (16-bit values as their bits, NaN as one pattern). */
 function canonical(r) {
   const d = r.data;
-  if (d instanceof BigInt64Array || d instanceof Int32Array) return Array.from(d, String);
+  if (d instanceof BigInt64Array || d instanceof Int32Array || d instanceof Int8Array || d instanceof Int16Array ||
+      d instanceof Uint8Array || d instanceof Uint8ClampedArray) {
+    return Array.from(d, String);
+  }
   if (d instanceof Float32Array || d instanceof Float64Array || (F16 && d instanceof F16)) {
     return Array.from(d, (v) => (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : String(v)));
   }
@@ -150,15 +162,23 @@ async function runVectors(ctx, file) {
   const failures = [];
   let runs = 0;
   for (const c of doc.cases) {
-    const half = c.inputs.x.dtype === 'float16' || c.inputs.x.dtype === 'bfloat16';
-    const containers = half ? (c.inputs.x.dtype === 'float16' && F16 ? ['Uint16Array', 'Float16Array'] : ['Uint16Array']) : [undefined];
+    const dt = c.inputs.x.dtype;
+    const half = dt === 'float16' || dt === 'bfloat16';
+    const containers = half ? (dt === 'float16' && F16 ? ['Uint16Array', 'Float16Array'] : ['Uint16Array'])
+      : dt === 'uint8' ? [undefined, 'Uint8ClampedArray'] : [undefined];
     for (const indexType of ['int64', 'int32']) {
       for (const container of containers) {
         const want = await observeAll(c, indexType, container, unpool, (t) => t, async (t) => t);
         const got = await observeAll(c, indexType, container, gpu, (t) => {
           // Host arrays no GPU tensor holds stay host arrays: the op's TypeError names them.
-          const tag = t.data?.constructor?.name;
-          return tag === 'Uint8Array' ? t : gpu.upload(t);
+          // A refused class (bool as Uint8Array, uint16/32/64) is refused by
+          // the upload itself: the error is compared as the op's.
+          try {
+            return gpu.upload(t);
+          } catch (e) {
+            if (e instanceof TypeError) return t;
+            throw e;
+          }
         }, (t) => t.read());
         runs += 1;
         const label = `${c.id} ${c.op} (${indexType}${container ? `, ${container}` : ''})`;
@@ -185,4 +205,5 @@ async function runVectors(ctx, file) {
 export const cases = [
   { name: 'golden_public (v1) on the GPU = the WebAssembly API', run: (ctx) => runVectors(ctx, 'golden_public') },
   { name: 'golden_public_v2 on the GPU = the WebAssembly API', run: (ctx) => runVectors(ctx, 'golden_public_v2') },
+  { name: 'golden_public_v3 (integer values) on the GPU = the WebAssembly API', run: (ctx) => runVectors(ctx, 'golden_public_v3') },
 ];

@@ -49,8 +49,11 @@ export const cases = [
       throws('not a buffer', () => gpu.wrap({}, { shape: [16], dtype: 'float32' }), TypeError, /must be a GPUBuffer/);
       throws('bad dtype', () => gpu.wrap(small, { shape: [2], dtype: 'uint8' }), TypeError, /^gpu\.wrap: dtype="uint8" must be one of/);
       const { output, indices } = gpu.maxPool2d(X, { kernelSize: 2 });
-      throws('indices as values', () => gpu.maxUnpool2d(indices, indices, { kernelSize: 2 }), TypeError,
-             /x must hold .* data, got a GpuTensor of int32/);
+      // int32 and int64 tensors are values or indices by the argument; floats are never indices.
+      throws('values as indices', () => gpu.maxUnpool2d(output, output, { kernelSize: 2 }), TypeError,
+             /^maxUnpool2d: indices must hold .* data, got a GpuTensor of float32/);
+      throws('integer gradients', () => gpu.maxPool2dBackward(indices, indices, { kernelSize: 2, inputShape: [1, 1, 4, 4] }),
+             TypeError, /^maxPool2dBackward: gradOutput/);
       throws('resident', () => gpu.maxPool2d(X, { kernelSize: 2, resident: true }), TypeError, /resident/);
       throws('out of the wrong dtype', () => gpu.maxPool2d(X, { kernelSize: 2, out: { output: indices } }), TypeError,
              /out\.output must be a GpuTensor of float32/);

@@ -245,4 +245,45 @@ export const cases = [
       await agree(`convertIndices ${from} -> ${to}`, cpu, g);
     }),
   },
+  {
+    name: 'integer values (uint8, Uint8ClampedArray, int8, int16, int32, int64): pool, unpool, backward, adaptive',
+    run: (ctx) => trials(ctx, 40, 6000, async (r, gpu) => {
+      const kinds = [
+        ['uint8', Uint8Array, 0, 255], ['uint8c', Uint8ClampedArray, 0, 255], ['int8', Int8Array, -128, 127],
+        ['int16', Int16Array, -32768, 32767], ['int32', Int32Array, -(2 ** 31), 2 ** 31 - 1],
+        ['int64', BigInt64Array, -(2n ** 63n), 2n ** 63n - 1n],
+      ];
+      const [, Cls, lo, hi] = kinds[Math.floor(r() * kinds.length)];
+      const { dims, x: fx, options, layout } = poolCase(r);
+      const n = fx.shape.reduce((a, b) => a * b, 1);
+      // Few distinct values (many ties), and the type's extremes.
+      const pick = () => {
+        const u = r();
+        if (u < 0.15) return lo;
+        if (u < 0.3) return hi;
+        const v = Math.floor(r() * 5) - 2;
+        return typeof lo === 'bigint' ? BigInt(v) : Cls === Uint8Array || Cls === Uint8ClampedArray ? v + 2 : v;
+      };
+      const x = { data: Cls.from({ length: n }, pick), shape: fx.shape };
+      const X = gpu.upload(x);
+      const cpu = unpool[`maxPool${dims}d`](x, options);
+      const g = gpu[`maxPool${dims}d`](X, options);
+      await agree('integer pool output', cpu.output, g.output);
+      await agree('integer pool indices', cpu.indices, g.indices);
+      const lo2 = layout ? { layout } : {};
+      const u = { kernelSize: options.kernelSize, stride: options.stride, padding: options.padding, ...lo2 };
+      let ucpu;
+      try { ucpu = unpool[`maxUnpool${dims}d`](cpu.output, cpu.indices, u); } catch { return; }
+      const ugpu = gpu[`maxUnpool${dims}d`](g.output, g.indices, u);
+      await agree('integer unpool', ucpu, ugpu);
+      await agree('integer unpool backward', unpool[`maxUnpool${dims}dBackward`](ucpu, cpu.indices, layout ? { layout } : undefined),
+                  gpu[`maxUnpool${dims}dBackward`](ugpu, g.indices, layout ? { layout } : undefined));
+      const spatial = layout ? x.shape.slice(1, -1) : x.shape.slice(2);
+      const a = { outputSize: spatial.map((s) => 1 + Math.floor(r() * (s + 1))), ...lo2 };
+      const acpu = unpool[`adaptiveMaxPool${dims}d`](x, a);
+      const agpu = gpu[`adaptiveMaxPool${dims}d`](X, a);
+      await agree('integer adaptive', acpu.output, agpu.output);
+      await agree('integer adaptive indices', acpu.indices, agpu.indices);
+    }),
+  },
 ];

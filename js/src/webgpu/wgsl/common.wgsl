@@ -10,8 +10,24 @@
 // A value is a vec2<u32>: float32 and 16-bit values in .x (16-bit ones in the
 // low half), float64 as (lo, hi) words, as a typed array's buffer holds them.
 
-// The value dtype: 0 float32, 1 float64, 2 float16, 3 bfloat16.
+// The value dtype: 0 float32, 1 float64, 2 float16, 3 bfloat16, 4 uint8,
+// 5 int8, 6 int16, 7 int32, 8 int64 (device.ts's DTYPE_CODE).
 override DTYPE: u32 = 0u;
+
+// Bits of one element: 8, 16, 32, or 64 (float64, int64: two words).
+fn elem_bits() -> u32 {
+  switch DTYPE {
+    case 1u, 8u: { return 64u; }
+    case 2u, 3u, 6u: { return 16u; }
+    case 4u, 5u: { return 8u; }
+    default: { return 32u; }
+  }
+}
+
+// Elements that share a word (1 for 32- and 64-bit ones).
+fn per_word() -> u32 {
+  return max(1u, 32u / elem_bits());
+}
 // Indices are int64 (lo, hi) word pairs, else int32 words.
 override INDEX64: bool = false;
 
@@ -26,6 +42,7 @@ fn item_of(wid: vec3<u32>, lid: vec3<u32>) -> u32 {
 
 fn is_nan(v: vec2<u32>) -> bool {
   switch DTYPE {
+    case 4u, 5u, 6u, 7u, 8u: { return false; }
     case 1u: {
       let hi = v.y & 0x7fffffffu;
       return hi > 0x7ff00000u || (hi == 0x7ff00000u && v.x != 0u);
@@ -55,6 +72,12 @@ fn key(v: vec2<u32>) -> vec2<u32> {
     }
     // 16-bit values as the top half of a word: the same sign-magnitude order.
     case 2u, 3u: { return vec2<u32>(0u, key32(v.x << 16u)); }
+    // Integers: two's complement with the sign bit flipped is unsigned order.
+    case 4u: { return vec2<u32>(0u, v.x); }
+    case 5u: { return vec2<u32>(0u, v.x ^ 0x80u); }
+    case 6u: { return vec2<u32>(0u, v.x ^ 0x8000u); }
+    case 7u: { return vec2<u32>(0u, v.x ^ 0x80000000u); }
+    case 8u: { return vec2<u32>(v.x, v.y ^ 0x80000000u); }
     default: { return vec2<u32>(0u, key32(v.x)); }
   }
 }
@@ -66,8 +89,14 @@ fn greater(a: vec2<u32>, b: vec2<u32>) -> bool {
   return ka.y > kb.y || (ka.y == kb.y && ka.x > kb.x);
 }
 
+// Where a running maximum starts: -inf, or an integer type's lowest value.
 fn neg_inf() -> vec2<u32> {
   switch DTYPE {
+    case 4u: { return vec2<u32>(0u, 0u); }
+    case 5u: { return vec2<u32>(0x80u, 0u); }
+    case 6u: { return vec2<u32>(0x8000u, 0u); }
+    case 7u: { return vec2<u32>(0x80000000u, 0u); }
+    case 8u: { return vec2<u32>(0u, 0x80000000u); }
     case 1u: { return vec2<u32>(0u, 0xfff00000u); }
     case 2u: { return vec2<u32>(0xfc00u, 0u); }
     case 3u: { return vec2<u32>(0xff80u, 0u); }
@@ -102,11 +131,21 @@ fn starts_at(plane: u32, dim: u32) -> u32 {
   return at;
 }
 
-// Words of `n` values of the dtype (16-bit values: two a word).
-fn value_words(n: u32) -> u32 {
-  if (DTYPE == 1u) { return 2u * n; }
-  if (DTYPE >= 2u) { return (n + 1u) / 2u; }
-  return n;
+// Element i of a value tensor whose words are `w` (a function of the
+// family's binding: WGSL passes no storage pointers), as a vec2<u32>.
+// Families call it through their own x_value().
+fn lane(word: u32, i: u32) -> u32 {
+  let bits = elem_bits();
+  if (bits >= 32u) { return word; }
+  let per = 32u / bits;
+  return (word >> ((i % per) * bits)) & ((1u << bits) - 1u);
+}
+
+// The word index of element i (its first word for 64-bit elements).
+fn word_of(i: u32) -> u32 {
+  let bits = elem_bits();
+  if (bits == 64u) { return 2u * i; }
+  return i / (32u / bits);
 }
 
 // floor(a * b / c) for a * b < 2^32 * c (the quotient fits a u32), with the

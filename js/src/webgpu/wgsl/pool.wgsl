@@ -14,11 +14,9 @@
 @group(0) @binding(4) var<storage, read> aux: array<u32>;
 
 fn x_value(i: u32) -> vec2<u32> {
-  switch DTYPE {
-    case 1u: { return vec2<u32>(x[2u * i], x[2u * i + 1u]); }
-    case 2u, 3u: { return vec2<u32>((x[i >> 1u] >> ((i & 1u) * 16u)) & 0xffffu, 0u); }
-    default: { return vec2<u32>(x[i], 0u); }
-  }
+  let w = word_of(i);
+  if (elem_bits() == 64u) { return vec2<u32>(x[w], x[w + 1u]); }
+  return vec2<u32>(lane(x[w], i), 0u);
 }
 
 struct Best {
@@ -83,31 +81,30 @@ fn write_index(e: u32, i: u32) {
 @compute @workgroup_size(WG)
 fn pool(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let item = item_of(wid, lid);
-  if (DTYPE >= 2u) {
-    // Two 16-bit outputs a word; the word past an odd count's last output
-    // keeps its other half.
-    let e = 2u * item;
-    if (e >= P.count) { return; }
-    let a = pool_one(e);
-    write_index(e, a.index);
-    var word = a.value.x;
-    if (e + 1u < P.count) {
-      let b = pool_one(e + 1u);
-      write_index(e + 1u, b.index);
-      word = word | (b.value.x << 16u);
-    } else {
-      word = word | (y[item] & 0xffff0000u);
-    }
-    y[item] = word;
-    return;
-  }
-  if (item >= P.count) { return; }
-  let r = pool_one(item);
-  write_index(item, r.index);
-  if (DTYPE == 1u) {
+  let bits = elem_bits();
+  if (bits == 64u) {
+    if (item >= P.count) { return; }
+    let r = pool_one(item);
+    write_index(item, r.index);
     y[2u * item] = r.value.x;
     y[2u * item + 1u] = r.value.y;
-  } else {
-    y[item] = r.value.x;
+    return;
   }
+  // Outputs that share a word (16- and 8-bit values) are one invocation's,
+  // so no two race on it; past the last output a word keeps its other lanes.
+  let per = 32u / bits;
+  let first = item * per;
+  if (first >= P.count) { return; }
+  var word = 0u;
+  if (first + per > P.count) { word = y[item]; }
+  for (var j = 0u; j < per; j = j + 1u) {
+    let e = first + j;
+    if (e >= P.count) { break; }
+    let r = pool_one(e);
+    write_index(e, r.index);
+    let shift = j * bits;
+    let mask = select(0xffffffffu, ((1u << bits) - 1u) << shift, bits < 32u);
+    word = (word & ~mask) | ((r.value.x << shift) & mask);
+  }
+  y[item] = word;
 }

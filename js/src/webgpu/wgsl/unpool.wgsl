@@ -22,11 +22,9 @@
 @group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>, 4>;
 
 fn x_value(i: u32) -> vec2<u32> {
-  switch DTYPE {
-    case 1u: { return vec2<u32>(x[2u * i], x[2u * i + 1u]); }
-    case 2u, 3u: { return vec2<u32>((x[i >> 1u] >> ((i & 1u) * 16u)) & 0xffffu, 0u); }
-    default: { return vec2<u32>(x[i], 0u); }
-  }
+  let w = word_of(i);
+  if (elem_bits() == 64u) { return vec2<u32>(x[w], x[w + 1u]); }
+  return vec2<u32>(lane(x[w], i), 0u);
 }
 
 // The target of element e of the indices (flat, in memory order) in the
@@ -67,29 +65,41 @@ fn unpooled(t: u32) -> vec2<u32> {
   return x_value(w - 1u);
 }
 
-@compute @workgroup_size(WG)
-fn gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let item = item_of(wid, lid);
-  if (DTYPE >= 2u) {
-    let t = 2u * item;
-    if (t >= P.count) { return; }
-    var word = unpooled(t).x;
-    if (t + 1u < P.count) {
-      word = word | (unpooled(t + 1u).x << 16u);
-    } else {
-      word = word | (y[item] & 0xffff0000u);
-    }
-    y[item] = word;
-    return;
-  }
-  if (item >= P.count) { return; }
-  let v = unpooled(item);
-  if (DTYPE == 1u) {
+// Writes the values of work item `item`: output element `item` (64-bit
+// values), or the elements that share word `item`. `which` picks the value
+// function: 0 unpooled, 1 gathered.
+fn write_item(item: u32, which: u32) {
+  let bits = elem_bits();
+  if (bits == 64u) {
+    if (item >= P.count) { return; }
+    let v = value_of(item, which);
     y[2u * item] = v.x;
     y[2u * item + 1u] = v.y;
-  } else {
-    y[item] = v.x;
+    return;
   }
+  let per = 32u / bits;
+  let first = item * per;
+  if (first >= P.count) { return; }
+  var word = 0u;
+  if (first + per > P.count) { word = y[item]; }
+  for (var j = 0u; j < per; j = j + 1u) {
+    let e = first + j;
+    if (e >= P.count) { break; }
+    let shift = j * bits;
+    let mask = select(0xffffffffu, ((1u << bits) - 1u) << shift, bits < 32u);
+    word = (word & ~mask) | ((value_of(e, which).x << shift) & mask);
+  }
+  y[item] = word;
+}
+
+fn value_of(e: u32, which: u32) -> vec2<u32> {
+  if (which == 0u) { return unpooled(e); }
+  return gathered(e);
+}
+
+@compute @workgroup_size(WG)
+fn gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  write_item(item_of(wid, lid), 0u);
 }
 
 // gradInput[e] = gradOutput (bound as x) at e's target; a bad index gives 0
@@ -106,25 +116,5 @@ fn gathered(e: u32) -> vec2<u32> {
 @compute @workgroup_size(WG)
 fn unpool_backward(@builtin(workgroup_id) wid: vec3<u32>,
                    @builtin(local_invocation_id) lid: vec3<u32>) {
-  let item = item_of(wid, lid);
-  if (DTYPE >= 2u) {
-    let e = 2u * item;
-    if (e >= P.count) { return; }
-    var word = gathered(e).x;
-    if (e + 1u < P.count) {
-      word = word | (gathered(e + 1u).x << 16u);
-    } else {
-      word = word | (y[item] & 0xffff0000u);
-    }
-    y[item] = word;
-    return;
-  }
-  if (item >= P.count) { return; }
-  let v = gathered(item);
-  if (DTYPE == 1u) {
-    y[2u * item] = v.x;
-    y[2u * item + 1u] = v.y;
-  } else {
-    y[item] = v.x;
-  }
+  write_item(item_of(wid, lid), 1u);
 }
