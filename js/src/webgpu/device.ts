@@ -4,7 +4,7 @@
 // messages as the CPU path); only the kernels run here. Every call encodes
 // its work and submits it before it returns.
 import type { Call, Input } from '../call.js';
-import { ArrayClass, DType, DTYPES, Kind, namesOf, TensorData, typeNamed } from '../dtypes.js';
+import { ArrayClass, DType, DTYPES, Kind, namesOf, typeNamed } from '../dtypes.js';
 import type { Runtime } from '../heap.js';
 import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBufferLike, GpuCommandEncoderLike, GpuComputePipelineLike, GpuDeviceLike,
@@ -684,10 +684,9 @@ const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
 
 /**
  * The bytes of a buffer a kernel binds: from 0 (tensors start there), whole
- * words, at most a binding's limit (checkBinding() made sure the tensor fits).
+ * words, at most a binding's limit (chunks() made sure each part fits).
  */
 function bindBytes(b: GpuBufferLike, limit: number): number {
   return Math.floor(Math.min(b.size, limit) / 4) * 4;
 }
 
-export type { TensorData };
