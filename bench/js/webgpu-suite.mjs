@@ -163,6 +163,8 @@ export async function webgpuCases(u, gpu, ort, w, dtype, ortSessions) {
   const held = [];
   const keep = (t) => { held.push(t); return t; };
   const notes = [];
+  const checks = [];
+  const ortLocation = {};
   const cases = {};
 
   // unpool/webgpu, results into preallocated tensors.
@@ -234,11 +236,10 @@ export async function webgpuCases(u, gpu, ort, w, dtype, ortSessions) {
     const rep = (v) => Array.from({ length: d }, () => v);
     const attributes = { kernel_shape: rep(2), strides: rep(2) };
     const xOrt = () => ort.Tensor.fromGpuBuffer(x.buffer, { dataType: dtype, dims: w.shape });
-    // ORT places MaxPool with Indices and MaxUnpool on its CPU EP; fed a
-    // gpu-buffer in a WebGPU session, 1.30's run() fails (ort_value.h:85), so
-    // this is the chain an ORT user writes: read back, the wasm EP's model, upload.
+    // The WebGPU session: its output must come back as a gpu-buffer (checked
+    // below, with its values), else the figure is not a GPU MaxPool.
     try {
-      const s = await ortSessions.cpu(graphModel({
+      const s = await ortSessions.create(graphModel({
         nodes: [{ op: 'MaxPool', inputs: ['X'], outputs: ['Y'], attributes }],
         inputs: [{ name: 'X', type: dtype, shape: w.shape }],
         outputs: [{ name: 'Y', type: dtype, shape: pshape }],
@@ -250,7 +251,33 @@ export async function webgpuCases(u, gpu, ort, w, dtype, ortSessions) {
         r.Y.dispose();
       };
       await run();
-      cases['pool ort-gpu'] = run;
+      // Its output, read by our own copy after onSubmittedWorkDone, must be
+      // unpool's pooled values (the input is in [-128, 128): ORT's -1e5 start
+      // does not matter): else ORT's work was not done when the wait ended.
+      {
+        const t0 = performance.now();
+        const r = await s.run({ X: xOrt() });
+        await done();
+        const ms = performance.now() - t0;
+        const readOut = reader(device, yBytes);
+        const want = new Uint8Array(await readOut(first.output.buffer));
+        let got;
+        const location = r.Y.location;
+        if (location === 'gpu-buffer') {
+          got = new Uint8Array(await readOut(r.Y.gpuBuffer));
+        } else {
+          const d = r.Y.data;
+          got = new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+          notes.push(`ort-gpu ${w.name} ${dtype}: ORT returned its output in location '${r.Y.location}', not 'gpu-buffer': ` +
+                     'its MaxPool did not run on the GPU here');
+        }
+        r.Y.dispose();
+        const same = got.every((v, i) => v === want[i]);
+        if (!same) notes.push(`ort-gpu ${w.name} ${dtype}: its output after onSubmittedWorkDone is NOT unpool's pooled tensor`);
+        checks.push({ key: `${w.name} ${dtype}`, ortOutputChecked: same, location, oneRunMs: ms });
+        ortLocation[`${w.name} ${dtype}`] = location;
+        if (location === 'gpu-buffer' && same) cases['pool ort-gpu'] = run;
+      }
     } catch (e) {
       notes.push(`ort-gpu ${w.name} ${dtype}: ${String(e.message ?? e).split('\n')[0].slice(0, 160)}`);
     }
@@ -283,6 +310,8 @@ export async function webgpuCases(u, gpu, ort, w, dtype, ortSessions) {
   return {
     cases,
     notes,
+    checks,
+    ortLocation,
     bytes: floorBytes,
     cleanup: async () => {
       for (const s of released) await s.release();
@@ -307,6 +336,9 @@ export async function benchWebGPU({ u, gpu, ort, ortSessions, workloads, dtypes,
       log(key);
       const c = await webgpuCases(u, gpu, ort, w, dtype, ortSessions);
       notes.push(...c.notes);
+      for (const k of c.checks) {
+        log(`ORT check ${k.key}: output in '${k.location}', equal to unpool's: ${k.ortOutputChecked}, one run + wait ${k.oneRunMs.toFixed(1)} ms`);
+      }
       try {
         results[key] = await runCases(c.cases, timing);
         results[key].bytes = c.bytes;

@@ -19,7 +19,8 @@
 //               SwiftShader (needs a display), and Deno on its default adapter
 //   --write     replaces the "WebGPU" section of bench/RESULTS.md
 //   --proto     instead: the prototype kernels of bench/js/webgpu-proto.mjs
-//               beside the library's (2d 1x64x112x112 float32), per stack
+//               beside the library's (2d float32, --shape N,C,H,W, default
+//               1,64,112,112; H and W even), per stack
 import { createServer } from 'node:http';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -79,7 +80,8 @@ async function chromiumStack(pageName = 'webgpu.html') {
       if (!r.url().startsWith(base)) throw new Error(`bench: the page fetched ${r.url()}`);
     });
     page.on('console', (m) => { if (m.text().startsWith('bench: ')) console.error(`  ${m.text().slice(7)}`); });
-    const q = new URLSearchParams({ quick: quick ? '1' : '0', filter: filterText, dtypes: dtypes.join(','), ort: noOrt ? '0' : '1' });
+    const q = new URLSearchParams({ quick: quick ? '1' : '0', filter: filterText, dtypes: dtypes.join(','), ort: noOrt ? '0' : '1',
+                                    shape: option('--shape') ?? '1,64,112,112' });
     await page.goto(`${base}/bench/js/${pageName}?${q}`);
     await page.waitForFunction(() => window.benchResult !== undefined, null, { timeout: 60 * 60 * 1000 });
     const result = await page.evaluate(() => window.benchResult);
@@ -106,7 +108,7 @@ function denoStack(script = 'webgpu-deno.mjs') {
   if (!env.XDG_RUNTIME_DIR || !existsSync(env.XDG_RUNTIME_DIR)) {
     env.XDG_RUNTIME_DIR = mkdtempSync(path.join(os.tmpdir(), 'unpool-xdg-'));
   }
-  const opt = { quick, filter: filterText, dtypes, ort: !noOrt };
+  const opt = { quick, filter: filterText, dtypes, ort: !noOrt, shape: option('--shape') ?? '1,64,112,112' };
   const r = spawnSync(deno, ['run', '--allow-read', '--allow-env', `${root}bench/js/${script}`, JSON.stringify(opt)],
                       { env, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
@@ -198,10 +200,11 @@ if (flag('--proto')) {
   for (const s of stacks) {
     const r = s === 'deno' ? denoStack('webgpu-proto-run.mjs') : await chromiumStack('webgpu-proto.html');
     const a = r.adapter ?? {};
-    console.log(`### ${r.stack}: prototype kernels, 2d 1x64x112x112 float32 (call + onSubmittedWorkDone, median of 15)\n`);
+    console.log(`### ${r.stack}: prototype kernels, 2d ${(option('--shape') ?? '1,64,112,112').replace(/,/g, 'x')} float32 ` +
+      '(call + onSubmittedWorkDone, median of 15; "host": the call alone, before the wait)\n');
     console.log(`- adapter: vendor ${a.vendor || '(empty)'}, architecture ${a.architecture || '(empty)'}, description ${a.description || '(empty)'}\n`);
-    console.log('| case | time |\n|---|---|');
-    for (const [k, v] of Object.entries(r.times)) console.log(`| ${k} | ${fmt(v)} |`);
+    console.log('| case | time | host |\n|---|---|---|');
+    for (const [k, v] of Object.entries(r.times)) console.log(`| ${k} | ${fmt(v)} | ${fmt(r.host?.[k])} |`);
     console.log(`\nBits: ${JSON.stringify(r.checks)}\n`);
   }
   process.exit(0);
