@@ -36,7 +36,7 @@ afterAll(() => calls.restore());
 
 describe('ONNX Runtime Web (onnxruntime-web/webgpu, { name: \'webgpu\', device }) on unpool\'s device', () => {
   test('ORT runs on the device it was given', async () => {
-    const device = gpu.device as unknown as GPUDevice;
+    const device = gpu.device;
     expect(device).toBeInstanceOf(GPUDevice);
     // (env.webgpu.device stays unset when the device is given.)
     const { features } = await s.encoder.run({ x: new ort.Tensor('float32', new Float32Array(256), [1, 1, 16, 16]) });

@@ -14,7 +14,7 @@ import * as ort from 'onnxruntime-web';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { initWebGPU, toOrtTensor } from '../../dist/webgpu/index.js';
-import type { GpuDeviceLike, GpuTensor, WebGPUBackend } from '../../dist/webgpu/index.js';
+import type { GpuTensor, WebGPUBackend } from '../../dist/webgpu/index.js';
 import { FLOAT, INT64, oneNodeModel } from '../js/onnx-model.mjs';
 import { docBlock, runBlock } from './doc-blocks.js';
 import { bytes, checkChain, countMapAsync, sessions, usableOn } from './ort-chain.js';
@@ -38,9 +38,9 @@ beforeAll(async () => {
   calls = countMapAsync();
   // The documented order: sessions first, then ORT's device.
   ({ encoder, decoder } = await sessions(ort, WEBGPU));
-  // (GpuDeviceLike: the package's structural type; @webgpu/types' GPUDevice
-  // does not fit it as declared, hence the cast.)
-  gpu = await initWebGPU({ device: await ort.env.webgpu.device as unknown as GpuDeviceLike });
+  // No cast: with @webgpu/types loaded (ORT's types load it), the package's
+  // GPUDeviceType is WebGPU's own GPUDevice.
+  gpu = await initWebGPU({ device: await ort.env.webgpu.device });
 });
 
 afterAll(() => calls.restore());

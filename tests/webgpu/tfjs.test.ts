@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import * as webgpu from '../../dist/webgpu/index.js';
 import { initWebGPU, toTfTensor } from '../../dist/webgpu/index.js';
-import type { GpuDeviceLike, GpuTensor, WebGPUBackend } from '../../dist/webgpu/index.js';
+import type { GpuTensor, WebGPUBackend } from '../../dist/webgpu/index.js';
 import { docBlock, runBlock } from './doc-blocks.js';
 
 type Typed = { buffer: ArrayBufferLike; byteOffset: number; byteLength: number };
@@ -64,9 +64,8 @@ beforeAll(async () => {
 
   // The GPU chain's device: TF.js's.
   expect(await tf.setBackend('webgpu')).toBe(true);
-  // (the cast: @webgpu/types' GPUDevice does not fit the package's
-  // structural GpuDeviceLike as declared)
-  gpu = await initWebGPU({ device: (tf.backend() as TfWebGPUBackend).device as unknown as GpuDeviceLike });
+  // No cast: with @webgpu/types loaded, GPUDeviceType is WebGPU's GPUDevice.
+  gpu = await initWebGPU({ device: (tf.backend() as TfWebGPUBackend).device });
 });
 
 describe('TF.js (WebGPU backend) and unpool/webgpu on one device', () => {

@@ -156,7 +156,7 @@ export class GpuBackend implements GpuOwner {
         padded.set(src);
         src = padded;
       }
-      this.device.queue.writeBuffer(t.buffer, 0, src, 0, src.byteLength);
+      this.device.queue.writeBuffer(t.raw, 0, src, 0, src.byteLength);
     }
     return t;
   }
@@ -234,7 +234,7 @@ export class GpuBackend implements GpuOwner {
       if (e === null) return undefined;
       const culprits: string[] = [];
       for (const [name, t] of named) {
-        if (!t.owned && !(await this.usable(t.buffer))) culprits.push(name);
+        if (!t.owned && !(await this.usable(t.raw))) culprits.push(name);
       }
       const who = culprits.length > 0
         ? `${culprits.join(' and ')}: the device cannot use ${culprits.length > 1 ? 'their buffers' : 'its buffer'} ` +
@@ -404,10 +404,10 @@ export class GpuBackend implements GpuOwner {
       throw new UnpoolError(`${c.fn}: ${o.name} has ${t.size} elements; the result has ${numel(shape)}`,
                             'invalid_shape');
     }
-    if (used.has(t.buffer)) {
+    if (used.has(t.raw)) {
       throw new UnpoolTypeError(`${c.fn}: ${o.name} shares its buffer with another tensor of the call`);
     }
-    used.add(t.buffer);
+    used.add(t.raw);
     return t;
   }
 
@@ -423,7 +423,7 @@ export class GpuBackend implements GpuOwner {
       if (!(t instanceof GpuTensor)) {
         throw new UnpoolTypeError(`${fn}: every tensor of a GPU call must be a GpuTensor (input ${k + 1} is not)`);
       }
-      used.add(t.buffer);
+      used.add(t.raw);
       return t;
     });
     const plan = rt.plans[c.op];
@@ -676,7 +676,7 @@ function rangeOf(t: GpuTensor, units: number, u0: number, u1: number): Range {
   const unitBytes = units === 0 ? 0 : t.byteLength / units;
   const offset = u0 * unitBytes;
   const size = Math.ceil(((u1 - u0) * unitBytes) / 4) * 4;
-  return { buffer: t.buffer, offset, size: Math.max(4, Math.min(size, Math.floor((t.buffer.size - offset) / 4) * 4)) };
+  return { buffer: t.raw, offset, size: Math.max(4, Math.min(size, Math.floor((t.raw.size - offset) / 4) * 4)) };
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));

@@ -99,3 +99,21 @@ export interface GpuAdapterLike {
 export interface GpuLike {
   requestAdapter(o?: unknown): Promise<GpuAdapterLike | null>;
 }
+
+/**
+ * The GPUDevice type of the consumer's TypeScript setup: WebGPU's own
+ * (@webgpu/types, which ONNX Runtime's and TF.js's types load, or a lib
+ * that declares WebGPU) where the global `GPUDevice` is declared, else the
+ * structural {@link GpuDeviceLike}. So `initWebGPU({ device: await
+ * ort.env.webgpu.device })` and handing `gpu.device` back to ONNX Runtime
+ * compile without casts, and nothing requires @webgpu/types.
+ */
+export type GPUDeviceType =
+    typeof globalThis extends { GPUDevice: { prototype: infer P } } ? P : GpuDeviceLike;
+
+/** The GPUBuffer type of the consumer's setup (see {@link GPUDeviceType}). */
+export type GPUBufferType =
+    typeof globalThis extends { GPUBuffer: { prototype: infer P } } ? P : GpuBufferLike;
+
+/** The GPU type (navigator.gpu's) of the consumer's setup (see {@link GPUDeviceType}). */
+export type GPUType = typeof globalThis extends { GPU: { prototype: infer P } } ? P : GpuLike;

@@ -14,7 +14,7 @@ import { drawSamples } from '../options-adaptive.js';
 import { checkOptionKeys, CONVERT_INDICES_KEYS } from '../options.js';
 import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBackend } from './device.js';
-import type { GpuDeviceLike, GpuLike } from './gpu.js';
+import type { GpuDeviceLike, GPUDeviceType, GpuLike, GPUType } from './gpu.js';
 import { wrapSource } from './interop.js';
 import type { OrtGpuTensorLike, TfGpuDataLike } from './interop.js';
 import { GpuTensor } from './tensor.js';
@@ -23,7 +23,7 @@ export { GpuTensor } from './tensor.js';
 export { toOrtTensor, toTfTensor } from './interop.js';
 export type { OrtGpuTensorLike, OrtLike, TfGpuDataLike, TfLike, ToTfTensorOptions } from './interop.js';
 export type {
-  GpuBufferLike, GpuDeviceLike, GpuLike, GpuAdapterLike,
+  GpuBufferLike, GpuDeviceLike, GpuLike, GpuAdapterLike, GPUBufferType, GPUDeviceType, GPUType,
 } from './gpu.js';
 
 /** The backend whose call is running (set around each gpu.* call). */
@@ -52,12 +52,12 @@ setForeignEngine((rt, c) => {
 
 export interface InitWebGPUOptions extends InitOptions {
   /** The device to run on (ONNX Runtime's, TF.js's, or your own). Default: requested from `gpu`. */
-  device?: GpuDeviceLike;
+  device?: GPUDeviceType;
   /**
    * Where to request an adapter and device when no `device` is given:
    * default `navigator.gpu` (Node.js: the `webgpu` package's `create()`).
    */
-  gpu?: GpuLike;
+  gpu?: GPUType;
   /** @internal Bytes of a tensor a kernel binds at most (tests: calls split into chunks). */
   bindingLimit?: number;
 }
@@ -105,7 +105,7 @@ type GpuArg<T> = T extends { data: unknown } ? GpuTensor
 /** What initWebGPU() resolves to: the ops on one device. */
 export interface WebGPUBackend extends GpuOps {
   /** The GPUDevice in use. */
-  readonly device: GpuDeviceLike;
+  readonly device: GPUDeviceType;
   /** A host tensor (by the WebAssembly API's rules) copied into a new buffer. */
   upload(tensor: HostTensor): GpuTensor;
   /**
@@ -200,9 +200,11 @@ export async function initWebGPU(options: InitWebGPUOptions = {}): Promise<WebGP
   }
   const { device: given, gpu: source, bindingLimit, ...wasmOptions } = options;
   await init(wasmOptions);
-  let device = given;
+  // The consumer's WebGPU types (GPUDeviceType) are used as the structural ones.
+  let device = given as unknown as GpuDeviceLike | undefined;
   if (device === undefined) {
-    const g = source ?? (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
+    const g = (source as unknown as GpuLike | undefined) ??
+        (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
     if (g === undefined) {
       throw new UnpoolError(`${fn}: this runtime has no navigator.gpu; pass { device } (or, in ` +
           "Node.js, { gpu: create([]) } from the 'webgpu' package)", 'unsupported');

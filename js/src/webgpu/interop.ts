@@ -9,7 +9,6 @@
 // See docs/webgpu.md ("With ONNX Runtime Web", "With TF.js").
 import { DType } from '../dtypes.js';
 import { describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
-import type { GpuBufferLike } from './gpu.js';
 import { GpuTensor } from './tensor.js';
 
 /** What gpu.wrap() reads of an `ort.Tensor` (onnxruntime-common's Tensor). */
@@ -167,6 +166,6 @@ export function toTfTensor<T>(t: GpuTensor, tf: TfLike<T>, options: ToTfTensorOp
     throw new UnpoolError(`${fn}: TF.js's backend runs on another GPUDevice than t; ` +
         'initWebGPU({ device: tf.backend().device })', 'unsupported');
   }
-  const data = { buffer: t.buffer as GpuBufferLike, zeroCopy: options.zeroCopy === true };
+  const data = { buffer: t.raw, zeroCopy: options.zeroCopy === true };
   return tf.tensor(data as never, t.shape.slice(), t.dtype as DType as never);
 }

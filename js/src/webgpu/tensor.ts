@@ -4,7 +4,7 @@
 import { ArrayClass, DType, DTYPES, StorageArray, TensorData } from '../dtypes.js';
 import type { TensorResult } from '../tensor.js';
 import { UnpoolError, UnpoolTypeError } from '../tensor.js';
-import type { GpuBufferLike } from './gpu.js';
+import type { GpuBufferLike, GPUBufferType } from './gpu.js';
 
 /** What a GpuTensor needs of its backend (device.ts). */
 export interface GpuOwner {
@@ -40,8 +40,8 @@ export const bufferSize = (bytes: number) => Math.max(16, Math.ceil(bytes / 16) 
  * (`destroy()` releases them); a tensor made by `gpu.wrap()` does not.
  */
 export class GpuTensor<T extends TensorData = TensorData> {
-  /** The buffer (its first `byteLength` bytes are the tensor). */
-  readonly buffer: GpuBufferLike;
+  /** @internal The buffer, as the backend uses it. */
+  readonly raw: GpuBufferLike;
   readonly shape: readonly number[];
   readonly dtype: DType;
   /** Number of elements. */
@@ -60,12 +60,20 @@ export class GpuTensor<T extends TensorData = TensorData> {
   constructor(owner: GpuOwner, buffer: GpuBufferLike, shape: readonly number[], dtype: DType,
               cls: ArrayClass, owned: boolean) {
     this.owner = owner;
-    this.buffer = buffer;
+    this.raw = buffer;
     this.shape = Object.freeze(shape.slice());
     this.dtype = dtype;
     this.size = shape.reduce((a, b) => a * b, 1);
     this.cls = cls;
     this.owned = owned;
+  }
+
+  /**
+   * The buffer (its first `byteLength` bytes are the tensor), typed as your
+   * setup's GPUBuffer (see GPUDeviceType).
+   */
+  get buffer(): GPUBufferType {
+    return this.raw as unknown as GPUBufferType;
   }
 
   /** Bytes of the tensor in the buffer. */
@@ -111,7 +119,7 @@ export class GpuTensor<T extends TensorData = TensorData> {
     this.usable(fn, 'tensor');
     const type = DTYPES[this.dtype];
     const bytes = this.byteLength;
-    const raw = bytes === 0 ? new ArrayBuffer(0) : await this.owner.readBytes(fn, this.buffer, bytes);
+    const raw = bytes === 0 ? new ArrayBuffer(0) : await this.owner.readBytes(fn, this.raw, bytes);
     await this.check();
     const storage = type.view(raw, 0, this.size) as StorageArray;
     return { data: this.cls.wrap(storage) as T, shape: this.shape.slice(), dtype: this.dtype } as TensorResult<T>;
@@ -124,6 +132,6 @@ export class GpuTensor<T extends TensorData = TensorData> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    if (this.owned) this.buffer.destroy();
+    if (this.owned) this.raw.destroy();
   }
 }
