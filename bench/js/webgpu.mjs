@@ -186,8 +186,8 @@ function section(r) {
       `${quick ? '5 reps (quick)' : '15 reps'}; GPU timestamps: ${r.timestamps ? 'yes (columns "(ts)": median of 11 bracketed calls)' : 'no (the adapter has no timestamp-query)'}`,
     ...(b ? [`- copy floor bytes of 2d 1x64x112x112 float32: pool ${b.pool}, unpool ${b.unpool}`] : []),
     ...(dtypes.includes('float16') && !/shader-f16/.test(r.features)
-      ? ['- float16: this device has no `shader-f16`, so ORT\'s WebGPU EP has no float16 MaxPool here and ' +
-         'runs the node where it can (its CPU EP, with the copies): that column is then not a GPU kernel'] : []),
+      ? ['- float16: this device has no `shader-f16`. Where ORT\'s float16 MaxPool output was not unpool\'s ' +
+         'pooled tensor, it has no figure (see "Not run")'] : []),
     '', ...table(r), '', 'Targets (2d 1x64x112x112 float32, int32 indices, work on the GPU, each call followed by onSubmittedWorkDone):', '',
     ...targets(r),
     ...(r.notes.length ? ['', 'Not run:', '', ...[...new Set(r.notes)].map((n) => `- ${n}`)] : []),
@@ -234,7 +234,8 @@ if (flag('--write')) {
   const end = '<!-- webgpu-bench:end -->';
   const md0 = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
   const block = [begin, '## WebGPU (issue 30)', '',
-    `Command: \`npm run bench:webgpu\` (\`${command} --write\`). Columns: \`unpool gpu\` unpool/webgpu`,
+    `Command: \`${command} --write\` (\`npm run bench:webgpu\` is \`npm run build\` and ` +
+      '`node bench/js/webgpu.mjs --write`). Columns: `unpool gpu` unpool/webgpu',
     '(results into preallocated GpuTensors), `copy floor` one `copyBufferToBuffer` of the bytes the op',
     'must read plus those it must write, `ORT gpu MaxPool` ONNX Runtime Web\'s WebGPU EP (pool rows',
     'only: it has no GPU MaxPool with indices and no GPU MaxUnpool), `ORT pool→unpool` its',
