@@ -5,6 +5,8 @@
 //
 //   copy      unpool's copying API (fresh result arrays), SIMD build
 //   float16, bfloat16  the same with 16-bit values (Uint16Array + dtype)
+//   uint8, int8        the same with integer values (Uint8Array, Int8Array)
+//   uint8 resident     resident with uint8 values
 //   out       the same with caller-supplied `out` arrays
 //   resident  WasmTensors: input uploaded once, results left in module memory
 //             (each call allocates its results and disposes them)
@@ -126,7 +128,7 @@ for (let run = 1; run <= RUNS; ++run) {
   const all = {};
   console.error(`bench: run ${run} of ${RUNS}: side by side: unpool (SIMD: copy, out, resident), ` +
                 `hand-written JS${ort ? ', ONNX Runtime Web' : ''}`);
-  merge(all, await suite.benchSideBySide(u, ort, ['copy', 'out', 'resident', 'float16', 'bfloat16'], WORKLOADS, timing,
+  merge(all, await suite.benchSideBySide(u, ort, ['copy', 'out', 'resident', 'float16', 'bfloat16', 'uint8', 'int8', 'uint8 resident'], WORKLOADS, timing,
                                          (w) => console.error(`  ${w}`)));
   if (!flag('--no-scalar')) {
     console.error('bench: unpool (scalar build, child process)');
@@ -184,6 +186,7 @@ if (flag('--write')) {
     `Command: \`npm run bench\` (\`node bench/js/bench.mjs --write\`), which also runs the native`,
     'C++ op benchmark (`build/bench/unpool_bench`) in the same session. Columns: `copy` the',
     'default API (fresh result arrays), `float16` and `bfloat16` the same with 16-bit values,',
+    '`uint8` and `int8` the same with integer values (`uint8 resident`: resident uint8),',
     '`out` caller-supplied result arrays, `resident`',
     'WasmTensors (input uploaded once; results allocated in module memory and disposed each',
     'call), `scalar` the fallback build, `js` hand-written JavaScript (bench/js/reference.mjs),',

@@ -86,7 +86,7 @@ try {
 
 const workloads = WORKLOADS.filter((w) => filter.test(w.name));
 const { lines, ratioLines } = tables(all, workloads,
-  ['copy', 'out', 'resident', 'float16', 'bfloat16', 'scalar copy', 'scalar resident', 'js', 'ort', 'floor',
+  ['copy', 'out', 'resident', 'float16', 'bfloat16', 'uint8', 'int8', 'uint8 resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'floor',
    'out floor']);
 const text = [
   `Median time per call in headless ${version} (float32, int32 indices, k = s = 2 but where the workload names its window, one thread):`, '',

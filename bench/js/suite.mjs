@@ -31,6 +31,13 @@ export function input(shape, seed = 1) {
   return x;
 }
 
+/** `input()`'s values as uint8 or int8 (wrapped to the type: any values serve a timing). */
+export function intValues(f32, dtype) {
+  const a = dtype === 'uint8' ? new Uint8Array(f32.length) : new Int8Array(f32.length);
+  for (let i = 0; i < f32.length; ++i) a[i] = Math.floor(f32[i] * 256);
+  return a;
+}
+
 /**
  * The bits of `input()`'s float32 values as float16 or bfloat16, truncated
  * (any finite pattern serves a timing): bfloat16 is each float32's top
@@ -115,7 +122,7 @@ export function unpoolCases(u, w, variants) {
   const cases = {};
   const held = [];
   if (variants.includes('copy')) {
-    cases['pool copy'] = () => pool(x, opts);
+    cases['pool copy'] = () => pool(x, poolOpts);
     cases['unpool copy'] = () => unpool(pooled.output, pooled.indices, opts);
   }
   if (variants.includes('out')) {
@@ -135,6 +142,31 @@ export function unpoolCases(u, w, variants) {
     const ph = pool(xh, poolOpts);
     cases[`pool ${dtype}`] = () => pool(xh, poolOpts);
     cases[`unpool ${dtype}`] = () => unpool(ph.output, ph.indices, opts);
+  }
+  // Integer values (issue 31): uint8 (an image's bytes) and int8 with the
+  // copying API, and uint8 resident; the same pseudo-random stream, cut to
+  // the type.
+  for (const dtype of ['uint8', 'int8']) {
+    if (!variants.includes(dtype) && !(dtype === 'uint8' && variants.includes('uint8 resident'))) continue;
+    const xi = { data: intValues(x.data, dtype), shape: w.shape };
+    const pi = pool(xi, poolOpts);
+    if (variants.includes(dtype)) {
+      cases[`pool ${dtype}`] = () => pool(xi, poolOpts);
+      cases[`unpool ${dtype}`] = () => unpool(pi.output, pi.indices, opts);
+    }
+    if (dtype === 'uint8' && variants.includes('uint8 resident')) {
+      const xr = u.uploadTensor(xi);
+      const pr = pool(xr, { ...poolOpts, resident: true });
+      held.push(xr, pr.output, pr.indices);
+      const rPoolOpts = { ...poolOpts, resident: true };
+      const rOpts = { ...opts, resident: true };
+      cases['pool uint8 resident'] = () => {
+        const r = pool(xr, rPoolOpts);
+        r.output.dispose();
+        r.indices.dispose();
+      };
+      cases['unpool uint8 resident'] = () => unpool(pr.output, pr.indices, rOpts).dispose();
+    }
   }
   if (variants.includes('resident')) {
     const xr = u.uploadTensor(x);
@@ -309,8 +341,8 @@ const fmt = (us) => (us === undefined ? '–' : us >= 1000 ? `${(us / 1000).toFi
 const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b);
 const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(r < 10 ? 2 : 1)}x`);
 
-const ALL_COLUMNS = ['copy', 'out', 'resident', 'float16', 'bfloat16', 'scalar copy', 'scalar resident', 'js',
-                     'ort', 'native', 'floor', 'out floor'];
+const ALL_COLUMNS = ['copy', 'out', 'resident', 'float16', 'bfloat16', 'uint8', 'int8', 'uint8 resident',
+                     'scalar copy', 'scalar resident', 'js', 'ort', 'native', 'floor', 'out floor'];
 
 /** Cell by cell, the median over `runs` (each `{ workload: { case: µs } }`). */
 export function medianOfRuns(runs) {
@@ -341,7 +373,9 @@ export function tables(all, workloads, columns = ALL_COLUMNS, runs = undefined) 
         return [ratio(tt('js'), tt('copy')), ratio(tt('ort'), tt('copy')), ratio(tt('ort'), tt('out')),
                 ratio(tt('resident'), tt('native')), ratio(tt('scalar copy'), tt('copy')),
                 ratio(tt('js'), tt('floor')), ratio(tt('ort'), tt('floor')), ratio(tt('ort'), tt('out floor')),
-                ratio(tt('float16'), tt('copy')), ratio(tt('bfloat16'), tt('copy'))];
+                ratio(tt('float16'), tt('copy')), ratio(tt('bfloat16'), tt('copy')),
+                ratio(tt('uint8'), tt('copy')), ratio(tt('int8'), tt('copy')),
+                ratio(tt('uint8 resident'), tt('resident'))];
       };
       let cells = ratios(all).map(fmtRatio);
       if (runs !== undefined && runs.length > 1) {
@@ -364,7 +398,8 @@ const lines = [
 ];
 const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', 'resident / native', 'scalar / SIMD (copy)',
                      'js / floor', 'ort / floor', 'ort / out floor', 'float16 / float32 time (copy)',
-                     'bfloat16 / float32 time (copy)'];
+                     'bfloat16 / float32 time (copy)', 'uint8 / float32 time (copy)', 'int8 / float32 time (copy)',
+                     'uint8 / float32 time (resident)'];
 const ratioLines = [
   `| ${ratioHeader.join(' | ')} |`,
   `|${ratioHeader.map(() => '---').join('|')}|`,

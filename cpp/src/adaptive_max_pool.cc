@@ -165,7 +165,7 @@ Status run_adaptive_max_pool(const Plan& plan, PlaneRange planes, const void* x,
     const T* px = static_cast<const T*>(x);
     T* py = static_cast<T*>(y);
     I* pi = static_cast<I*>(indices);
-    using K = internal::window_key_t<T>;
+    using K = internal::pool_key_t<T>;
     if constexpr (!std::is_same<T, K>::value) {
       const WindowsCall call{plan.name, &a};
       r = internal::pool_on_keys(plan.name, g, px, py, pi, sizeof(I),

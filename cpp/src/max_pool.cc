@@ -1,6 +1,7 @@
 // Operator layer of max pool forward and backward: validate, iterate planes
 // and output rows, call a microkernel.
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "channels_last.h"
@@ -36,6 +37,15 @@ void pool_any(const Geometry& g, const T* x, T* y, I* idx) {
   } else {
     internal::pool_rows_config<T, I>(g, x, y, idx);
   }
+}
+
+// uint8's rows (byte_rows_apply) as an internal::KeyPool.
+template <typename I>
+__attribute__((noinline)) Check byte_rows(const Geometry& chunk, const void* x, void* y, void* idx,
+                                          const void*) {
+  internal::pool_rows_config<uint8_t, I>(chunk, static_cast<const uint8_t*>(x),
+                                         static_cast<uint8_t*>(y), static_cast<I*>(idx));
+  return {};
 }
 
 // pool_any as an internal::KeyPool.
@@ -75,6 +85,20 @@ Status run_max_pool(const Plan& plan, PlaneRange planes, const void* x, void* y,
   const bool widen = internal::dispatch_pool(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);
     using I = decltype(i);
+    constexpr bool kByte = std::is_same<T, uint8_t>::value || std::is_same<T, int8_t>::value;
+    if constexpr (kByte) {
+      if (internal::byte_rows_apply(g)) {
+        if constexpr (std::is_same<T, uint8_t>::value) {
+          internal::pool_rows_config<uint8_t, I>(g, static_cast<const uint8_t*>(x),
+                                                 static_cast<uint8_t*>(y),
+                                                 static_cast<I*>(indices));
+        } else {
+          r = internal::pool_on_keys(plan.name, g, x, y, indices, sizeof(I),
+                                     internal::kKeyConversion<T, uint8_t>, &byte_rows<I>, nullptr);
+        }
+        return;
+      }
+    }
     if constexpr (internal::kPoolsOnKeys<T>) {
       using K = internal::pool_key_t<T>;
       r = internal::pool_on_keys(plan.name, g, x, y, indices, sizeof(I),

@@ -2,11 +2,61 @@
 #include "pool_keys.h"
 
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "window_scratch.h"
 
 namespace unpool {
 namespace internal {
+
+namespace {
+
+template <typename T, typename K>
+inline K to_key(T v) {
+  if constexpr (std::is_same<K, uint8_t>::value && std::is_same<T, int8_t>::value) {
+    return static_cast<K>(static_cast<uint8_t>(v) ^ 0x80u);
+  } else {
+    return static_cast<K>(v);
+  }
+}
+
+template <typename T, typename K>
+inline T from_key(K k) {
+  if constexpr (std::is_same<K, uint8_t>::value && std::is_same<T, int8_t>::value) {
+    return static_cast<T>(static_cast<uint8_t>(k ^ 0x80u));
+  } else {
+    // -inf: a window wholly in padding.
+    return k < static_cast<K>(std::numeric_limits<T>::lowest()) ? std::numeric_limits<T>::lowest()
+                                                                : static_cast<T>(k);
+  }
+}
+
+}  // namespace
+
+template <typename T, typename K>
+void keys_in(const void* x, void* keys, int64_t n) {
+  const T* px = static_cast<const T*>(x);
+  K* pk = static_cast<K*>(keys);
+  for (int64_t i = 0; i < n; ++i) pk[i] = to_key<T, K>(px[i]);
+}
+
+template <typename T, typename K>
+void keys_out(const void* keys, void* y, int64_t n) {
+  const K* pk = static_cast<const K*>(keys);
+  T* py = static_cast<T*>(y);
+  for (int64_t i = 0; i < n; ++i) py[i] = from_key<T, K>(pk[i]);
+}
+
+#define UNPOOL_KEYS(T, K)                                            \
+  template void keys_in<T, K>(const void* x, void* keys, int64_t n); \
+  template void keys_out<T, K>(const void* keys, void* y, int64_t n);
+UNPOOL_KEYS(uint8_t, float)
+UNPOOL_KEYS(int8_t, float)
+UNPOOL_KEYS(int8_t, uint8_t)
+UNPOOL_KEYS(int16_t, float)
+UNPOOL_KEYS(int32_t, double)
+#undef UNPOOL_KEYS
 
 Check pool_on_keys(const char* op, const Geometry& g, const void* x, void* y, void* idx,
                    int64_t index_bytes, const KeyConversion& conv, KeyPool pool, const void* ctx) {

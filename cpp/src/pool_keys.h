@@ -5,18 +5,19 @@
 // int32 pool on exact, order-preserving keys of a type that has kernels
 // already, chunk by chunk, and their outputs come back from the keys:
 //
-//   int8   v ^ 0x80 as uint8   (uint8's kernels: 16 lanes a vector)
-//   int16  v as float          (float32's kernels; every int16 is exact)
-//   int32  v as double         (float64's kernels; every int32 is exact)
+//   uint8, int8, int16  v as float   (float32's kernels; every value is exact)
+//   int32               v as double  (float64's kernels; every int32 is exact)
 //
-// (adaptive pooling: uint8 and int8 as float too, WindowKey).
+// except the 2x2 / stride 2 channels-first pool of bytes, where uint8 has a
+// SIMD kernel of its own (16 outputs a vector) and int8 runs it on v ^ 0x80
+// (byte_rows_apply).
 //
 // The integer rule and the float rule pick the same element on such keys:
 // both start at the window's first element, take a strictly greater one,
 // and no key is NaN. A window wholly in padding gives the key type's start
 // (0 for uint8, -inf for float): it maps back to the type's lowest value,
-// and its index is the float path's, as the integer rule wants. uint8 and
-// int64 have kernels of their own (no wider exact key for int64).
+// and its index is the float path's, as the integer rule wants. int64 has
+// kernels of its own (no wider type holds it exactly).
 #ifndef UNPOOL_SRC_POOL_KEYS_H_
 #define UNPOOL_SRC_POOL_KEYS_H_
 
@@ -31,13 +32,18 @@ namespace unpool {
 namespace internal {
 
 // The key type an integer value type pools as (itself: its own kernels).
+// uint8 and int8 run uint8's row kernel where it pays (byte_rows_apply).
 template <typename T>
 struct PoolKey {
   using type = T;
 };
 template <>
+struct PoolKey<uint8_t> {
+  using type = float;
+};
+template <>
 struct PoolKey<int8_t> {
-  using type = uint8_t;
+  using type = float;
 };
 template <>
 struct PoolKey<int16_t> {
@@ -54,42 +60,15 @@ using pool_key_t = typename PoolKey<T>::type;
 template <typename T>
 constexpr bool kPoolsOnKeys = !std::is_same<T, pool_key_t<T>>::value;
 
-// The key type of adaptive pooling's windows: uint8 and int8 too pool on
-// float32 keys there (no window kernels of their own: adaptive pooling has
-// no speed target for them, and the module a size budget).
-template <typename T>
-struct WindowKey {
-  using type = pool_key_t<T>;
-};
-template <>
-struct WindowKey<uint8_t> {
-  using type = float;
-};
-template <>
-struct WindowKey<int8_t> {
-  using type = float;
-};
-template <typename T>
-using window_key_t = typename WindowKey<T>::type;
-
-template <typename T, typename K>
-inline K to_key(T v) {
-  if constexpr (std::is_same<K, uint8_t>::value && std::is_same<T, int8_t>::value) {
-    return static_cast<K>(static_cast<uint8_t>(v) ^ 0x80u);
-  } else {
-    return static_cast<K>(v);
-  }
-}
-
-template <typename T, typename K>
-inline T from_key(K k) {
-  if constexpr (std::is_same<K, uint8_t>::value && std::is_same<T, int8_t>::value) {
-    return static_cast<T>(static_cast<uint8_t>(k ^ 0x80u));
-  } else {
-    // -inf: a window wholly in padding.
-    return k < static_cast<K>(std::numeric_limits<T>::lowest()) ? std::numeric_limits<T>::lowest()
-                                                                : static_cast<T>(k);
-  }
+// Whether a channels-first pool of bytes runs uint8's own rows (uint8
+// itself, int8 on v ^ 0x80 keys): the 2x2 / stride 2 window, whose SIMD
+// kernel takes 16 outputs a vector, with at least a vector of outputs a
+// row. Every other byte pool runs on float32 keys, whose kernels are SIMD
+// for every window (uint8's generic scalar kernels were 10x slower there).
+inline bool byte_rows_apply(const Geometry& g) {
+  return g.layout == Layout::kChannelsFirst && g.kernel[0] == 1 && g.kernel[1] == 2 &&
+         g.kernel[2] == 2 && g.stride[2] == 2 && g.dilation[1] == 1 && g.dilation[2] == 1 &&
+         g.out[2] >= 16;
 }
 
 // How a value type becomes keys and back: n elements at a time.
@@ -99,19 +78,14 @@ struct KeyConversion {
   int64_t value_bytes, key_bytes;
 };
 
+// The conversions (pool_keys.cc instantiates them, for size: one copy of
+// each, compiled -Oz, where the ops' -O2 made each a vectorised kilobyte):
+// (uint8, float), (int8, float), (int8, uint8), (int16, float) and (int32,
+// double).
 template <typename T, typename K>
-void keys_in(const void* x, void* keys, int64_t n) {
-  const T* px = static_cast<const T*>(x);
-  K* pk = static_cast<K*>(keys);
-  for (int64_t i = 0; i < n; ++i) pk[i] = to_key<T, K>(px[i]);
-}
-
+void keys_in(const void* x, void* keys, int64_t n);
 template <typename T, typename K>
-void keys_out(const void* keys, void* y, int64_t n) {
-  const K* pk = static_cast<const K*>(keys);
-  T* py = static_cast<T*>(y);
-  for (int64_t i = 0; i < n; ++i) py[i] = from_key<T, K>(pk[i]);
-}
+void keys_out(const void* keys, void* y, int64_t n);
 
 template <typename T, typename K>
 constexpr KeyConversion kKeyConversion = {&keys_in<T, K>, &keys_out<T, K>,

@@ -12,13 +12,15 @@
 // other run of int32 indices (the pools' only index type there), and
 // argmaxpool_row_half__scalar in the scalar build.
 //
-// Integer values: uint8 and int64 have kernels of their own, the generic
-// scalar ones (argmaxpool_row__scalar, ..._nhwc__scalar, ..._windows__scalar
-// and ..._windows_nhwc__scalar on the integer rule), and for uint8 rows
-// argmaxpool_row_u8__wasmsimd_k2s2 where it applies (-msimd128) or
-// argmaxpool_row__scalar_k2s2 (scalar build). int8, int16 and int32 pool on
-// keys of uint8, float32 and float64 (pool_keys.h) and so run those types'
-// kernels.
+// Integer values: int64 has kernels of their own, the generic scalar ones
+// (argmaxpool_row__scalar, ..._nhwc__scalar, ..._windows__scalar and
+// ..._windows_nhwc__scalar on the integer rule). uint8 has rows of its own
+// for the channels-first 2x2 / stride 2 pool only (pool_keys.h,
+// byte_rows_apply): argmaxpool_row_u8__wasmsimd_k2s2 where it applies
+// (-msimd128) or argmaxpool_row__scalar_k2s2 (scalar build), and
+// argmaxpool_row__scalar for the rows it does not take. Every other pool
+// of uint8, int8, int16 and int32 runs on float32 or float64 keys
+// (pool_keys.h), so on those types' kernels.
 //
 //   build          op                 case                         variant
 //   -msimd128      argmaxpool_row     k2, s2, d1 along W, >= 1     argmaxpool_row__wasmsimd_k2s2
