@@ -70,6 +70,11 @@ const ASSERT = "import __assert from 'node:assert/strict';";
 // (by default one, the whole block); `fails`: the program must fail with
 // stderr matching it.
 const FIXTURES = {
+  "// An RGBA image's bytes, channels last: (H, W, C) = (2, 2, 4), one 2x2 window.": {
+    epilogue: `__assert.ok(output.data instanceof Uint8ClampedArray);
+__assert.ok(back.data instanceof Uint8ClampedArray);
+__assert.deepEqual(Array.from(back.data.slice(8)), [0, 0, 0, 0, 0, 0, 3, 0]);`,
+  },
   "import { init, maxPool2d, maxUnpool2d } from 'unpool';": {
     epilogue: `__assert.deepEqual(Array.from(y.data), [0, 0, 0, 0, 0, 6, 0, 8, 0, 0, 0, 0, 0, 14, 0, 16]);`,
   },
