@@ -33,8 +33,10 @@ namespace u8simd {
 // col 1, row 1 col 0, row 1 col 1) by "strictly greater", so the first
 // maximum wins. `tap` keeps the winner's tap number (0..3) per lane: bit 0
 // its column, bit 1 its row.
+// `narrow`: every index of the call is below 2^16 - 1, so they are
+// computed in 16-bit lanes (8 a vector) and zero-extended.
 inline void group16(const uint8_t* row0, const uint8_t* row1, int64_t ow, int32_t off0,
-                    int32_t row_step, uint8_t* y, int32_t* idx) {
+                    int32_t row_step, bool narrow, uint8_t* y, int32_t* idx) {
   const int64_t w = 2 * ow;
   const v128_t a0 = wasm_v128_load(row0 + w), a1 = wasm_v128_load(row0 + w + 16);
   const v128_t b0 = wasm_v128_load(row1 + w), b1 = wasm_v128_load(row1 + w + 16);
@@ -54,11 +56,29 @@ inline void group16(const uint8_t* row0, const uint8_t* row1, int64_t ow, int32_
   const v128_t best1 = wasm_u8x16_max(t2, t3);
   const v128_t m = wasm_u8x16_gt(best1, best0);
   wasm_v128_store(y + ow, wasm_u8x16_max(best0, best1));
-  // Tap: column bit from the winning row's pair, row bit from m.
-  const v128_t col = wasm_v128_bitselect(m23, m01, m);  // 0xff where column 1
+  // Column and row of the winning tap, as masks (all ones where 1): the
+  // column from the winning row's pair, the row from m.
+  const v128_t col = wasm_v128_bitselect(m23, m01, m);
+  // index = off0 + 2 ow + 2 lane + column + row * row_step.
+  if (narrow) {
+    // Every index of the call fits 16 bits: 8 lanes a vector, then widened.
+    const v128_t step = wasm_i16x8_splat(static_cast<int16_t>(row_step));
+    v128_t base = wasm_i16x8_add(wasm_i16x8_splat(static_cast<int16_t>(off0 + w)),
+                                 wasm_i16x8_make(0, 2, 4, 6, 8, 10, 12, 14));
+    for (int k = 0; k < 2; ++k) {
+      const v128_t c =
+          k == 0 ? wasm_i16x8_extend_low_i8x16(col) : wasm_i16x8_extend_high_i8x16(col);
+      const v128_t r = k == 0 ? wasm_i16x8_extend_low_i8x16(m) : wasm_i16x8_extend_high_i8x16(m);
+      const v128_t v = wasm_i16x8_add(wasm_i16x8_sub(base, c), wasm_v128_and(r, step));
+      wasm_v128_store(idx + ow + 8 * k, wasm_u32x4_extend_low_u16x8(v));
+      wasm_v128_store(idx + ow + 8 * k + 4, wasm_u32x4_extend_high_u16x8(v));
+      base = wasm_i16x8_add(base, wasm_i16x8_splat(16));
+    }
+    return;
+  }
   const v128_t tap =
       wasm_v128_or(wasm_v128_and(col, wasm_i8x16_splat(1)), wasm_v128_and(m, wasm_i8x16_splat(2)));
-  // Widen the taps to int32 lanes: index = off0 + 2 ow + column + row * step.
+  // Widen the taps to int32 lanes.
   const v128_t lo = wasm_u16x8_extend_low_u8x16(tap), hi = wasm_u16x8_extend_high_u8x16(tap);
   const v128_t q[4] = {wasm_u32x4_extend_low_u16x8(lo), wasm_u32x4_extend_high_u16x8(lo),
                        wasm_u32x4_extend_low_u16x8(hi), wasm_u32x4_extend_high_u16x8(hi)};
@@ -96,9 +116,11 @@ void argmaxpool_row_u8__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* i
       const uint8_t* row1 = x + o1 - row.pad;
       const int32_t off0 = static_cast<int32_t>(o0 - row.pad);
       const int32_t step = static_cast<int32_t>(o1 - o0);
+      // The largest index of the row: its last window's last tap.
+      const bool narrow = o1 - row.pad + 2 * end < 65535;
       for (int64_t ow = begin;; ow += 16) {
         if (ow > end - 16) ow = end - 16;
-        u8simd::group16(row0, row1, ow, off0, step, yt, it);
+        u8simd::group16(row0, row1, ow, off0, step, narrow, yt, it);
         if (ow == end - 16) break;
       }
       argmaxpool_cols__scalar(x, row, end, row.out_width, yt, it);
