@@ -47,8 +47,19 @@ export const DTYPES = {
   bfloat16: { bits: bf16Bits, value: bf16Value },
 };
 
+// Integer values (issue 31): the input rounded to the nearest integer and
+// clamped to the type (as a cast of the rounded value would saturate), in
+// the type's own array; NaN becomes 0.
+const INTS = {
+  uint8: { Array: Uint8Array, lo: 0, hi: 255 },
+  int8: { Array: Int8Array, lo: -128, hi: 127 },
+};
+const toInt = (v, t) => (Number.isNaN(v) ? 0 : Math.min(t.hi, Math.max(t.lo, Math.round(v))));
+
 /** The source with its values rounded to `dtype` (float32: as it is). */
 export function rounded(src, dtype) {
+  const i = INTS[dtype];
+  if (i) return { ...src, data: Float32Array.from(src.data, (v) => toInt(v, i)) };
   const t = DTYPES[dtype];
   if (!t) return src;
   return { ...src, data: Float32Array.from(src.data, (v) => t.value(t.bits(v))) };
@@ -57,13 +68,16 @@ export function rounded(src, dtype) {
 /** A tensor of `src`'s values in `dtype`, for the library. */
 export function tensorOf(src, dtype) {
   const shape = [1, src.C, src.H, src.W];
+  const i = INTS[dtype];
+  if (i) return { data: i.Array.from(src.data, (v) => toInt(v, i)), shape };
   const t = DTYPES[dtype];
   if (!t) return { data: src.data, shape };
   return { data: Uint16Array.from(src.data, t.bits), shape, dtype };
 }
 
-/** The values of a result (float32 data, or 16-bit bits), as numbers. */
+/** The values of a result (float32 or integer data, or 16-bit bits), as numbers. */
 export function valuesOf(data, dtype) {
+  if (INTS[dtype]) return Float32Array.from(data);
   const t = DTYPES[dtype];
   return t ? Float32Array.from(data, t.value) : data;
 }
