@@ -1,6 +1,9 @@
 // libFuzzer target: max_pool{1,2,3}d forward and backward, both dtypes and
-// index types. Checks validation against an independent rule list and
-// results against the naive reference; any mismatch aborts.
+// index types, then the forward on the integer types in either layout. Checks validation against an
+// independent rule list and results against the naive reference; any mismatch aborts.
+#include <cstring>
+#include <limits>
+
 #include "fuzz_input.h"
 #include "reference.h"
 #include "test_util.h"
@@ -111,6 +114,69 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
   }
 }
 
+// The same geometry on integer values (issue 31): the fuzz input's bytes as
+// T (many ties, the type's ends), both layouts (channels last as
+// transposed planes), against the reference on T itself; nothing written
+// past the outputs.
+template <typename T>
+void run_int(const Args& a, const unpool_test::RefGeom& g, unpool::DType dt, bool last,
+             unpool_fuzz::Reader& r) {
+  const int64_t in_n = g.in[0] * g.in[1] * g.in[2], out_n = g.out[0] * g.out[1] * g.out[2];
+  const int64_t C = a.batched ? a.input.dims[1] : a.input.dims[0];
+  const int64_t N = g.planes / (C > 0 ? C : 1);
+  std::vector<T> x(static_cast<size_t>(g.planes * in_n));
+  for (auto& v : x) {
+    const uint8_t b = r.byte();
+    if (b < 64) {
+      v = static_cast<T>(b % 4);
+    } else if (b < 128) {
+      v = b & 1 ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    } else {  // any value: the next bytes' bits
+      uint64_t u = 0;
+      for (size_t k = 0; k < sizeof(T); ++k) u = u << 8 | r.byte();
+      std::memcpy(&v, &u, sizeof(T));
+    }
+  }
+  std::vector<T> ry;
+  std::vector<int64_t> ridx;
+  unpool_test::ref_pool(g, x, &ry, &ridx);
+  // (N, C, S) <-> (N, S, C).
+  auto swap = [&](const auto& v, int64_t s, bool to_last) {
+    auto o = v;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t i = 0; i < s; ++i) {
+          const size_t f = static_cast<size_t>((n * C + c) * s + i),
+                       l = static_cast<size_t>((n * s + i) * C + c);
+          o[to_last ? l : f] = v[to_last ? f : l];
+        }
+    return o;
+  };
+  unpool::PoolParams p = a.pool();
+  unpool::Shape shape = a.input;
+  if (last) {
+    p.layout = unpool::Layout::kChannelsLast;
+    const int lead = a.batched ? 1 : 0;
+    for (int i = lead; i < shape.rank - 1; ++i) shape.dims[i] = a.input.dims[i + 1];
+    shape.dims[shape.rank - 1] = C;
+    x = swap(x, in_n, true);
+  }
+  const size_t n_out = static_cast<size_t>(g.planes * out_n);
+  std::vector<T> y(n_out + 16, T(7));
+  std::vector<int64_t> idx(n_out + 16, -7);
+  std::string err;
+  CHECK(unpool::max_pool(p, shape, dt, x.data(), y.data(), unpool::IndexType::kInt64, idx.data(),
+                         &err) == Status::kOk);
+  for (size_t i = n_out; i < y.size(); ++i) CHECK(y[i] == T(7) && idx[i] == -7);
+  y.resize(n_out);
+  idx.resize(n_out);
+  if (last) {
+    y = swap(y, out_n, false);
+    idx = swap(idx, out_n, false);
+  }
+  CHECK(y == ry && idx == ridx);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -143,5 +209,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (a.dtype == unpool::DType::kFloat32) run<float>(a, g, out, r);
   else run<double>(a, g, out, r);
+  if (unpool::numel(a.input) > (1 << 16) || a.input.dims[a.batched ? 1 : 0] < 1) return 0;
+  const uint8_t pick = r.byte();
+  const bool last = pick & 8;
+  switch (pick % 5) {
+    case 0:
+      run_int<uint8_t>(a, g, unpool::DType::kUint8, last, r);
+      break;
+    case 1:
+      run_int<int8_t>(a, g, unpool::DType::kInt8, last, r);
+      break;
+    case 2:
+      run_int<int16_t>(a, g, unpool::DType::kInt16, last, r);
+      break;
+    case 3:
+      run_int<int32_t>(a, g, unpool::DType::kInt32, last, r);
+      break;
+    default:
+      run_int<int64_t>(a, g, unpool::DType::kInt64, last, r);
+  }
   return 0;
 }
