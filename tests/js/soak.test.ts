@@ -82,7 +82,7 @@ function buildCalls(): Call[] {
           { name: `kernel 0 ${tag}`, run: () => api[`maxPool${d}d`](x, { kernelSize: 0 }), fails: RangeError, code: 'invalid_argument' },
           { name: `outputSize out of range ${tag}`, run: () => api[`maxUnpool${d}d`](output, indices, { ...uopts, outputSize: inSpatial.map((s) => s + 5) }), fails: RangeError, code: 'output_size_out_of_range' },
           { name: `shape mismatch ${tag}`, run: () => api[`maxPool${d}dBackward`](go, indices, { ...geometry, stride: 1, inputShape: inShape }), fails: RangeError, code: 'invalid_shape' },
-          { name: `wrong values type ${tag}`, run: () => api[`maxPool${d}d`]({ data: new Int32Array(n), shape: inShape }, { kernelSize: 2 }), fails: TypeError },
+          { name: `wrong values type ${tag}`, run: () => api[`maxPool${d}d`]({ data: new Uint32Array(n), shape: inShape }, { kernelSize: 2 }), fails: TypeError },
           { name: `data length ${tag}`, run: () => api[`maxPool${d}d`]({ data: x.data.subarray(1), shape: inShape }, { kernelSize: 2 }), fails: RangeError },
           { name: `detached ${tag}`, run: () => api[`maxPool${d}d`](detachedX, { kernelSize: 2 }), fails: TypeError },
           { name: `NaN size ${tag}`, run: () => api[`maxUnpool${d}d`](output, indices, { kernelSize: NaN }), fails: RangeError },
