@@ -28,6 +28,7 @@ async function hasScalarBuild(): Promise<boolean> {
 const available = await hasScalarBuild();
 
 async function loadBoth(): Promise<{ simd: Api; scalar: Api }> {
+  vi.resetModules();  // each call loads two fresh instances
   const simd = await import('../../dist/index.js') as unknown as Api;
   await simd.init({ simd: true });
   vi.resetModules();
@@ -95,6 +96,35 @@ describe.skipIf(!available)('SIMD and scalar builds', () => {
     }
     expect(compared).toBe(CASES * 7);
   }, 120_000);
+
+  it('give identical bits for integer values (uint8 rows of their own, the others on keys)', async () => {
+    const { simd, scalar } = await loadBoth();
+    const rand = rng(31);
+    const classes = [Uint8Array, Uint8ClampedArray, Int8Array, Int16Array, Int32Array] as const;
+    for (let t = 0; t < 60; ++t) {
+      const dims = 1 + (t % 3);
+      const k = t % 2 ? 2 : 1 + Math.floor(rand() * 3), s = t % 2 ? 2 : 1 + Math.floor(rand() * 3);
+      const spatial = Array.from({ length: dims }, (_, i) =>
+        (i === dims - 1 ? 32 : 2) + Math.floor(rand() * (dims === 3 ? 8 : 60)));
+      const last = t % 4 === 3;
+      const [N, C] = [1 + Math.floor(rand() * 2), 1 + Math.floor(rand() * 3)];
+      const shape = last ? [N, ...spatial, C] : [N, C, ...spatial];
+      const n = prod(shape);
+      const Cls = classes[t % classes.length];
+      const data = t % 6 === 5 ? BigInt64Array.from({ length: n }, () => BigInt(Math.floor(rand() * 5) - 2) * 2n ** 61n)
+        : Cls.from({ length: n }, () => (rand() < 0.5 ? Math.floor(rand() * 4) : Math.floor(rand() * 65536) - 32768));
+      const x = { data, shape };
+      const g = { kernelSize: k, stride: s, layout: last ? ['NLC', 'NHWC', 'NDHWC'][dims - 1] : undefined };
+      const a = simd[`maxPool${dims}d`](x, g);
+      const b = scalar[`maxPool${dims}d`](x, g);
+      expect(b.output.data.constructor, `pool ${t}`).toBe(data.constructor);
+      expect(bitsOf(b.output.data), `pool output ${t}`).toBe(bitsOf(a.output.data));
+      expect(bitsOf(b.indices.data), `pool indices ${t}`).toBe(bitsOf(a.indices.data));
+      const ua = simd[`maxUnpool${dims}d`](a.output, a.indices, { ...g, outputSize: spatial });
+      const ub = scalar[`maxUnpool${dims}d`](a.output, a.indices, { ...g, outputSize: spatial });
+      expect(bitsOf(ub.data), `unpool ${t}`).toBe(bitsOf(ua.data));
+    }
+  });
 });
 
 it('the comparison runs when dist/ has the scalar build', () => {
