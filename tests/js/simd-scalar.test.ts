@@ -112,7 +112,8 @@ describe.skipIf(!available)('SIMD and scalar builds', () => {
       const n = prod(shape);
       const Cls = classes[t % classes.length];
       const data = t % 6 === 5 ? BigInt64Array.from({ length: n }, () => BigInt(Math.floor(rand() * 5) - 2) * 2n ** 61n)
-        : Cls.from({ length: n }, () => (rand() < 0.5 ? Math.floor(rand() * 4) : Math.floor(rand() * 65536) - 32768));
+        : (Cls as unknown as { from(a: ArrayLike<unknown>, f: () => number): ArrayBufferView & { length: number } })
+          .from({ length: n }, () => (rand() < 0.5 ? Math.floor(rand() * 4) : Math.floor(rand() * 65536) - 32768));
       const x = { data, shape };
       const g = { kernelSize: k, stride: s, layout: last ? ['NLC', 'NHWC', 'NDHWC'][dims - 1] : undefined };
       const a = simd[`maxPool${dims}d`](x, g);
