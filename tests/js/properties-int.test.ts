@@ -257,6 +257,17 @@ describe('integer values against the JS reference', () => {
     });
   }
 
+  it('ONNX Runtime tensors say their integer dtype with type; module classes take integers', () => {
+    const data = Int8Array.from([-5, 3, -128, 7, 0, -1, 2, 2]);
+    const r = unpool.maxPool1d({ data, dims: [1, 2, 4], type: 'int8' }, { kernelSize: 2 });
+    expect(r.output.data).toBeInstanceOf(Int8Array);
+    expect(Array.from(r.output.data)).toEqual([3, 7, 0, 2]);
+    expect(Array.from(r.indices.data)).toEqual([1, 3, 0, 2]);
+    const m = new unpool.MaxPool1d(2).forward({ data: BigInt64Array.from([1n, 2n ** 62n, -3n, -3n]), shape: [1, 1, 4] });
+    expect(Array.from(m.output.data)).toEqual([2n ** 62n, -3n]);
+    expect(Array.from(m.indices.data)).toEqual([1, 2]);
+  });
+
   it('resident uint8 pools equal the copying API, and a large call (streamed) equals the reference', () => {
     const rand = rng(99);
     const t = TYPES[1];  // Uint8ClampedArray
