@@ -4,7 +4,7 @@
 // messages as the CPU path); only the kernels run here. Every call encodes
 // its work and submits it before it returns.
 import type { Call, Input } from '../call.js';
-import { ArrayClass, DType, DTYPES, Kind, namesOf, typeNamed } from '../dtypes.js';
+import { ArrayClass, DType, DTYPES, Kind, namesOf, typeNamed, ValueDType } from '../dtypes.js';
 import type { Runtime } from '../heap.js';
 import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBufferLike, GpuCommandEncoderLike, GpuComputePipelineLike, GpuDeviceLike,
@@ -427,7 +427,9 @@ export class GpuBackend implements GpuOwner {
       return t;
     });
     const plan = rt.plans[c.op];
-    rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.codes[c.dtype], rt.codes[c.indexType]));
+    // Value dtypes by their value codes (int32 and int64 are values here), as engine.ts plans.
+    const dtypeCode = rt.valueCodes[c.dtype as ValueDType];
+    rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, dtypeCode, rt.codes[c.indexType]));
     const shapeOut = rt.readShape('shapeOut');
     rt.check(rt.m.planGeometry(plan, rt.block));
     const g = readPlanGeometry(rt);
@@ -471,7 +473,8 @@ export class GpuBackend implements GpuOwner {
         status,
         error: (w) => {
           rt.f.set(block);
-          rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.codes[c.dtype], rt.codes[c.indexType]));
+          rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.valueCodes[c.dtype as ValueDType],
+                             rt.codes[c.indexType]));
           return this.coreError(rt.m.contentError(plan, w[0], w[1], w[2]));
         },
       });

@@ -3,7 +3,7 @@
 // geometry and messages are the CPU path's), with GpuTensors for tensors;
 // every call submits its work before it returns. See docs/webgpu.md.
 import { Input, setForeignInput } from '../call.js';
-import { DType, dtypeNamed, DTYPES, Kind } from '../dtypes.js';
+import { DType, DTYPES, Kind, typeNamed } from '../dtypes.js';
 import { setForeignEngine } from '../engine.js';
 import * as F from '../functional.js';
 import * as A from '../functional-adaptive.js';
@@ -153,7 +153,8 @@ function backendObject(b: GpuBackend): WebGPUBackend {
       b.alive(fn);
       const { buffer, shape: given, dtype } = wrapSource(fn, source, options);
       const shape = checkShape(fn, 'shape', given);
-      const type = dtypeNamed(dtype, 'float') ?? dtypeNamed(dtype, 'index');
+      // Every value dtype (integers included) and index dtype of the WebAssembly API.
+      const type = typeNamed(dtype, 'float') ?? typeNamed(dtype, 'index');
       if (type === undefined) {
         throw new UnpoolTypeError(`${fn}: dtype=${describe(dtype)} must be one of ` +
             `${Object.keys(DTYPES).map((d) => `'${d}'`).join(', ')}`);

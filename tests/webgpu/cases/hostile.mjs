@@ -47,7 +47,10 @@ export const cases = [
       const mapOnly = gpu.device.createBuffer({ size: 64, usage: 0x01 | COPY_DST });
       throws('no STORAGE', () => gpu.wrap(mapOnly, { shape: [16], dtype: 'float32' }), TypeError, /without STORAGE/);
       throws('not a buffer', () => gpu.wrap({}, { shape: [16], dtype: 'float32' }), TypeError, /must be a GPUBuffer/);
-      throws('bad dtype', () => gpu.wrap(small, { shape: [2], dtype: 'uint8' }), TypeError, /^gpu\.wrap: dtype="uint8" must be one of/);
+      throws('bad dtype', () => gpu.wrap(small, { shape: [2], dtype: 'uint16' }), TypeError, /^gpu\.wrap: dtype="uint16" must be one of/);
+      // The integer value types wrap (and read back in their class).
+      const bytes = gpu.wrap(small, { shape: [32], dtype: 'uint8' });
+      if ((await bytes.read()).data.constructor !== Uint8Array) throw new Error('a wrapped uint8 buffer reads as a Uint8Array');
       const { output, indices } = gpu.maxPool2d(X, { kernelSize: 2 });
       // int32 and int64 tensors are values or indices by the argument; floats are never indices.
       throws('values as indices', () => gpu.maxUnpool2d(output, output, { kernelSize: 2 }), TypeError,
