@@ -45,7 +45,7 @@ test('grid mode reproduces the PyTorch documentation example, and edits re-run i
   const expected = Array(16).fill('0');
   Object.assign(expected, { 5: '6', 7: '8', 13: '14', 15: '16' });
   assert.deepEqual(await cellTexts(page, 'unpool'), expected);
-  assert.equal(await page.textContent('#s-unpool'), '[1, 1, 4, 4]');
+  assert.equal(await page.textContent('#s-unpool'), '[1, 1, 4, 4] Float32Array');
 
   await page.fill('#input .cell[data-r="0"][data-c="0"]', '99');
   await page.press('#input .cell[data-r="0"][data-c="0"]', 'Enter');
@@ -61,7 +61,12 @@ test('kernel, stride, padding, dilation and ceil mode change the canvases as PyT
   await page.selectOption('#out-mode', 'input');
   const input = await canvasOf(page, 'input');
   assert.deepEqual([input.width, input.height], [32, 32]);
-  const planes = [0, 1, 2].map((ch) => channel(input.rgba, ch));
+  // The image is pooled as its RGBA bytes: ImageData.data, channels last, no float copy.
+  assert.equal(await page.textContent('#s-input'), '[1, 32, 32, 4] Uint8ClampedArray');
+  assert.match(await page.textContent('#image-note'), /ImageData\.data, a Uint8ClampedArray .*'NHWC'/);
+  assert.equal(await page.isVisible('#dtype'), false, 'the value type is the grid\'s: an image is uint8');
+  const planes = [0, 1, 2, 3].map((ch) => channel(input.rgba, ch));
+  assert.ok(planes[3].every((a) => a === 255), 'the built-in images are opaque');
   const configs = [
     { kernel: 2, stride: 2 }, { kernel: 3, stride: 1 }, { kernel: 3, stride: 2, padding: 1 },
     { kernel: 2, stride: 3, ceilMode: true }, { kernel: 4, stride: 3, padding: 2 },
@@ -77,12 +82,20 @@ test('kernel, stride, padding, dilation and ceil mode change the canvases as PyT
     assert.deepEqual([indices.width, indices.height], [OH, OH]);
     const unpooled = await canvasOf(page, 'unpool');
     assert.deepEqual([unpooled.width, unpooled.height], [32, 32]);
-    for (let ch = 0; ch < 3; ch++) {
+    // The library took and gave Uint8ClampedArrays (a result has its input's class).
+    assert.equal(await page.textContent('#s-pooled'), `[1, ${OH}, ${OH}, 4] Uint8ClampedArray`);
+    assert.equal(await page.textContent('#s-indices'), `[1, ${OH}, ${OH}, 4] Int32Array`);
+    assert.equal(await page.textContent('#s-unpool'), '[1, 32, 32, 4] Uint8ClampedArray');
+    // The pooled canvas is the result's bytes, alpha included: the max of every channel's window.
+    for (let ch = 0; ch < 4; ch++) {
       const ref = pool(planes[ch], 32, 32, prm);
       assert.deepEqual(channel(pooled.rgba, ch), Array.from(ref.values), `pooled ${JSON.stringify(cfg)} ch ${ch}`);
+      if (ch === 3) continue;
       const back = unpool(ref.values, ref.indices, 32, 32);
       assert.deepEqual(channel(unpooled.rgba, ch), Array.from(back), `unpooled ${JSON.stringify(cfg)} ch ${ch}`);
     }
+    // The unpooled alpha is 0 off its maxima: the panel draws the colours opaque.
+    assert.ok(channel(unpooled.rgba, 3).every((a) => a === 255), 'the unpooled panel is opaque');
     widths.add(pooled.cssWidth);
   }
   assert.ok(widths.size > 1, 'the pooled canvas is drawn at different sizes');
@@ -109,7 +122,9 @@ test('a picked image and a dropped image are pooled per channel', async () => {
   const input = await canvasOf(page, 'input');
   const pooled = await canvasOf(page, 'pooled');
   assert.deepEqual([input.width, input.height, pooled.width, pooled.height], [64, 32, 32, 16]);
-  for (let ch = 0; ch < 3; ch++) {
+  assert.equal(await page.textContent('#s-input'), '[1, 32, 64, 4] Uint8ClampedArray');
+  assert.equal(await page.textContent('#s-pooled'), '[1, 16, 32, 4] Uint8ClampedArray');
+  for (let ch = 0; ch < 4; ch++) {
     const ref = pool(channel(input.rgba, ch), 32, 64, { kernel: 2, stride: 2, padding: 0, dilation: 1 });
     assert.deepEqual(channel(pooled.rgba, ch), Array.from(ref.values));
   }
@@ -191,6 +206,21 @@ test('hovering or focusing a pooled cell highlights its window, its maximum and 
   const [r, c] = [Math.floor(at / 32), at % 32];
   assert.deepEqual(await boxOf('input', 'argmax'), [r, c, r + 1, c + 1]);
   assert.deepEqual(await boxOf('unpool', 'argmax'), [r, c, r + 1, c + 1]);
+  assert.match(await page.textContent('#info'), /of the R channel/);
+  // The other channels' indices are read from the interleaved (channels-last)
+  // result: green's maximum, and alpha's, which is all 255, so the first
+  // pixel of the window wins the tie.
+  await page.selectOption('#channel', '1');
+  await hoverCanvasCell(page, 'pooled', 2, 3);
+  const green = pool(channel((await canvasOf(page, 'input')).rgba, 1), 32, 32, { kernel: 3, stride: 2, padding: 1, dilation: 1 });
+  const g = green.indices[2 * green.OW + 3];
+  assert.deepEqual(await boxOf('input', 'argmax'), [Math.floor(g / 32), g % 32, Math.floor(g / 32) + 1, (g % 32) + 1]);
+  assert.match(await page.textContent('#info'), new RegExp(`of the G channel = ${green.values[2 * green.OW + 3]}:`));
+  await page.selectOption('#channel', '3');
+  await hoverCanvasCell(page, 'pooled', 2, 3);
+  assert.deepEqual(await boxOf('input', 'argmax'), [3, 5, 4, 6]);
+  assert.match(await page.textContent('#info'), /of the A channel = 255: .*found at \(3, 5\)/);
+  await page.selectOption('#channel', '0');
 });
 
 test('the value type rounds the input, pools and unpools in it; rounding can make a tie the first maximum wins', async () => {

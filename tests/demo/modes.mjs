@@ -31,7 +31,7 @@ export function modeTests(getPage) {
     await page.fill('#a-out-h', '3');
     await page.fill('#a-out-w', '3');
     assert.match(await page.textContent('#t-pool'), /^adaptiveMaxPool2d: \d+(\.\d+)? (ms|µs)$/);
-    assert.equal(await page.textContent('#s-pooled'), '[1, 1, 3, 3]');
+    assert.equal(await page.textContent('#s-pooled'), '[1, 1, 3, 3] Float32Array');
     await matches(adaptivePool(await inputPlane(), 5, 5, 3, 3), 5, 5, 'adaptive 5x5 -> 3x3');
 
     // Windows [0, 2), [1, 4), [3, 5): rows 1 and 3 belong to two windows each.
@@ -68,6 +68,22 @@ export function modeTests(getPage) {
     const more = adaptivePool(await inputPlane(), 5, 5, 7, 3);
     await matches(more, 5, 5, 'adaptive 5x5 -> 7x3');
     assert.ok(new Set(more.indices).size < more.indices.length);
+
+    // An image pools adaptively as its RGBA bytes too (uint8, channels last).
+    await page.selectOption('#source', 'rings');
+    await page.fill('#a-out-h', '7');
+    await page.fill('#a-out-w', '10');
+    assert.equal(await page.textContent('#s-input'), '[1, 32, 32, 4] Uint8ClampedArray');
+    assert.equal(await page.textContent('#s-pooled'), '[1, 7, 10, 4] Uint8ClampedArray');
+    const input = await canvasOf(page, 'input');
+    const pooled = await canvasOf(page, 'pooled');
+    assert.deepEqual([pooled.width, pooled.height], [10, 7]);
+    for (let ch = 0; ch < 4; ch++) {
+      const ref = adaptivePool(channel(input.rgba, ch), 32, 32, 7, 10);
+      assert.deepEqual(channel(pooled.rgba, ch), Array.from(ref.values), `adaptive image, channel ${ch}`);
+    }
+    await page.fill('#a-out-h', '3');
+    await page.fill('#a-out-w', '3');
   });
 
   test('fractional mode: the page uses its samples, and "New samples" moves the windows', async () => {
@@ -111,11 +127,15 @@ export function modeTests(getPage) {
     await page.fill('#f-out-h', '12');
     await page.fill('#f-out-w', '10');
     const rgb = JSON.parse(await page.getAttribute('body', 'data-samples'));
-    assert.equal(rgb.length, 6);
+    assert.equal(rgb.length, 8);
+    // Fractional pooling takes floats, channels first, only: the one mode
+    // that copies the bytes (to float32 planes), and the page says so.
+    assert.equal(await page.textContent('#s-input'), '[1, 4, 32, 32] Float32Array');
+    assert.match(await page.textContent('#image-note'), /copied to float32 planes/);
     const input = await canvasOf(page, 'input');
     const pooled = await canvasOf(page, 'pooled');
     assert.deepEqual([pooled.width, pooled.height], [10, 12]);
-    for (let ch = 0; ch < 3; ch++) {
+    for (let ch = 0; ch < 4; ch++) {
       const ref = fractionalPool(channel(input.rgba, ch), 32, 32, 3, 12, 10, rgb.slice(2 * ch, 2 * ch + 2));
       assert.deepEqual(channel(pooled.rgba, ch), Array.from(ref.values), `fractional image, channel ${ch}`);
     }

@@ -125,16 +125,19 @@ test('images: the same pixels in all four panels, per channel', async () => {
       assert.ok(v.panels.pooled.size[0] > 0, `${source}: a pooled canvas`);
     }
   }
-  // And the pixels are PyTorch's (the reference), not merely equal to each other.
+  // And the pixels are PyTorch's (the reference), not merely equal to each
+  // other; the GPU took and gave the RGBA bytes as Uint8ClampedArrays too.
   await page.selectOption('#source', 'shapes');
   await setPool(page, { kernel: 2, stride: 2 });
   await useBackend('webgpu');
   const v = await snapshot();
+  assert.deepEqual(v.shapes, ['[1, 32, 32, 4] Uint8ClampedArray', '[1, 16, 16, 4] Uint8ClampedArray',
+    '[1, 16, 16, 4] Int32Array', '[1, 32, 32, 4] Uint8ClampedArray']);
   const ch = (rgba, c) => rgba.filter((_, i) => i % 4 === c);
-  for (let c = 0; c < 3; c++) {
+  for (let c = 0; c < 4; c++) {
     const ref = pool(ch(v.panels.input.rgba, c), 32, 32, { kernel: 2, stride: 2, padding: 0, dilation: 1 });
     assert.deepEqual(ch(v.panels.pooled.rgba, c), Array.from(ref.values), `WebGPU pooled, channel ${c}`);
-    assert.deepEqual(ch(v.panels.unpool.rgba, c), Array.from(unpool(ref.values, ref.indices, 32, 32)), `WebGPU unpooled, channel ${c}`);
+    if (c < 3) assert.deepEqual(ch(v.panels.unpool.rgba, c), Array.from(unpool(ref.values, ref.indices, 32, 32)), `WebGPU unpooled, channel ${c}`);
   }
   mkdirSync('test-results', { recursive: true });
   await page.screenshot({ path: 'test-results/demo-webgpu.png' });
@@ -153,6 +156,10 @@ test('adaptive and fractional modes, with duplicate indices and new samples', as
   assert.ok(v.panels.unpool.titles.some((t) => /written 4 times/.test(t)));
   await page.fill('#a-out-h', '7');
   await bothSame('adaptive 5x5 -> 7x3');
+  await page.selectOption('#source', 'stars');
+  await page.fill('#a-out-w', '10');
+  const img = await bothSame('adaptive stars 32x32 -> 7x10, uint8 channels last');
+  assert.equal(img.shapes[1], '[1, 7, 10, 4] Uint8ClampedArray');
 
   await sequenceGrid(page, 7, 7);
   await page.click('#fill-rand');

@@ -2,12 +2,14 @@
 // the WebGPU API ('unpool/webgpu'), where navigator.gpu gives an adapter.
 // Each runs the pool and the unpool of the page on the same host tensor and
 // gives the same result object: {pooled, out, errors, ms: {pool, unpool}},
-// pooled = {OH, OW, data, indices, tensors: {output, indices}} (host data).
+// pooled = {OH, OW, C, layout, data, indices, tensors: {output, indices}}
+// (host data, in the layout of the call: prm.layout).
 import * as unpool from 'unpool';
 import { initWebGPU } from 'unpool/webgpu';
 import { timed } from './timing.js';
 import { poolCall, unpoolCall } from './modes.js';
 import { valuesOf } from './dtypes.js';
+import { spatialOf, channelsOf } from './geometry.js';
 
 export const BACKEND_NAME = { wasm: 'WebAssembly', webgpu: 'WebGPU' };
 
@@ -46,14 +48,17 @@ export async function probeWebGPU() {
   }
 }
 
-function pooledOf(output, indices, dtype) {
-  const [OH, OW] = output.shape.slice(-2);
-  return { OH, OW, data: valuesOf(output.data, dtype), indices: indices.data, tensors: { output, indices } };
+function pooledOf(output, indices, dtype, layout) {
+  const [OH, OW] = spatialOf(output.shape, layout);
+  return {
+    OH, OW, C: channelsOf(output.shape, layout), layout,
+    data: valuesOf(output.data, dtype), indices: indices.data, tensors: { output, indices },
+  };
 }
 
-function outOf(t, dtype) {
-  const [H, W] = t.shape.slice(-2);
-  return { H, W, data: valuesOf(t.data, dtype), tensor: t };
+function outOf(t, dtype, layout) {
+  const [H, W] = spatialOf(t.shape, layout);
+  return { H, W, C: channelsOf(t.shape, layout), layout, data: valuesOf(t.data, dtype), tensor: t };
 }
 
 /**
@@ -70,12 +75,12 @@ export function runWasm(x, prm, sizeOf, dtype) {
     return r;
   }
   r.ms.pool = p.ms;
-  r.pooled = pooledOf(p.value.output, p.value.indices, dtype);
+  r.pooled = pooledOf(p.value.output, p.value.indices, dtype, prm.layout);
   try {
     const size = sizeOf(p.value.output.shape);
     const u = timed(() => unpoolCall(unpool, p.value, prm, size));
     r.ms.unpool = u.ms;
-    r.out = outOf(u.value, dtype);
+    r.out = outOf(u.value, dtype, prm.layout);
   } catch (e) {
     r.errors.push(e);
   }
@@ -108,6 +113,7 @@ export async function runGpu(gpu, x, prm, sizeOf, dtype) {
   const keep = (t) => { live.push(t); return t; };
   try {
     const gx = keep(gpu.upload(x));
+    // Fractional pooling is channels first only: x.shape[1] is C.
     const samples = prm.mode === 'fractional'
       ? keep(gpu.upload({ data: prm.samples, shape: [1, x.shape[1], 2] })) : undefined;
     let p;
@@ -117,7 +123,7 @@ export async function runGpu(gpu, x, prm, sizeOf, dtype) {
       keep(p.value.indices);
       r.ms.pool = p.ms;
       const [output, indices] = await Promise.all([p.value.output.read(), p.value.indices.read()]);
-      r.pooled = pooledOf(output, indices, dtype);
+      r.pooled = pooledOf(output, indices, dtype, prm.layout);
     } catch (e) {
       r.errors.push(e);
       return r;
@@ -127,7 +133,7 @@ export async function runGpu(gpu, x, prm, sizeOf, dtype) {
       const u = await gpuTimed(gpu.device, () => unpoolCall(gpu, p.value, prm, size), (v) => [v]);
       keep(u.value);
       r.ms.unpool = u.ms;
-      r.out = outOf(await u.value.read(), dtype);
+      r.out = outOf(await u.value.read(), dtype, prm.layout);
     } catch (e) {
       r.errors.push(e);
     }

@@ -1,5 +1,5 @@
 // Reading the form, and the unpool output-size chooser with its valid range.
-import { unpoolRange, defaultUnpoolSize } from './geometry.js';
+import { unpoolRange, defaultUnpoolSize, spatialOf } from './geometry.js';
 
 const $ = (id) => document.getElementById(id);
 const int = (id) => Number.parseInt($(id).value, 10);
@@ -20,9 +20,10 @@ export function readPoolParams() {
  * default size: from the package's maxUnpool2dOutputRange when it has it.
  */
 export function outputRanges(unpool, pooledShape, prm) {
-  const hw = pooledShape.slice(-2);
+  const hw = spatialOf(pooledShape, prm.layout);
   if (typeof unpool.maxUnpool2dOutputRange !== 'function') return hw.map((n) => unpoolRange(n, prm));
   const opts = { kernelSize: prm.kernel, stride: prm.stride, padding: prm.padding };
+  if (prm.layout === 'NHWC') opts.layout = 'NHWC';
   return unpool.maxUnpool2dOutputRange(pooledShape, opts)
     .map((r, i) => ({ min: r.min, max: r.max, def: defaultUnpoolSize(hw[i], prm) }));
 }

@@ -77,7 +77,37 @@ export function tensorOf(src, dtype) {
 
 /** The values of a result (float32 or integer data, or 16-bit bits), as numbers. */
 export function valuesOf(data, dtype) {
-  if (INTS[dtype]) return Float32Array.from(data);
+  // uint8 and int8 elements read as numbers already: the data as it is (an
+  // image's pooled Uint8ClampedArray is drawn straight from it).
+  if (INTS[dtype]) return data;
   const t = DTYPES[dtype];
   return t ? Float32Array.from(data, t.value) : data;
+}
+
+/**
+ * What the library gets for source `src` in pooling mode `mode`:
+ * {src, x, dtype, layout}, `src` being what the page shows as the input.
+ * - A number grid: its values rounded to `dtype`, channels first.
+ * - An image: its RGBA bytes as they are, ImageData.data (a
+ *   Uint8ClampedArray), shape [1, H, W, 4], layout 'NHWC': no copy and no
+ *   float conversion, and the results are Uint8ClampedArrays again, drawn
+ *   straight onto the canvases. The value-type selector is for grids only.
+ *   Fractional pooling is the exception: like PyTorch's, it takes float32 or
+ *   float64 values, channels first, only (a uint8 or channels-last call is
+ *   the library's TypeError / UnpoolError), so in that mode the bytes are
+ *   copied to planar float32 [1, 4, H, W] (whole numbers: the same maxima).
+ */
+export function inputOf(src, dtype, mode) {
+  if (src.kind !== 'image') {
+    const shown = rounded(src, dtype);
+    return { src: shown, x: tensorOf(shown, dtype), dtype, layout: 'NCHW' };
+  }
+  const { H, W, rgba } = src;
+  if (mode !== 'fractional') return { src, x: { data: rgba, shape: [1, H, W, 4] }, dtype: 'uint8', layout: 'NHWC' };
+  const n = H * W;
+  const planar = new Float32Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < 4; c++) planar[c * n + i] = rgba[i * 4 + c];
+  }
+  return { src, x: { data: planar, shape: [1, 4, H, W] }, dtype: 'float32', layout: 'NCHW' };
 }

@@ -89,24 +89,44 @@ export function cellOf(index, width) {
   return { r, c: index - r * width };
 }
 
-/** Pooled cells (in output order) of one plane per index they chose: the unpool's writes. */
+/** The spatial [H, W] of a 4D shape in `layout` ('NCHW' or 'NHWC'). */
+export const spatialOf = (shape, layout) => (layout === 'NHWC' ? shape.slice(1, 3) : shape.slice(2, 4));
+
+/** The channel count C of a 4D shape in `layout`. */
+export const channelsOf = (shape, layout) => (layout === 'NHWC' ? shape[3] : shape[1]);
+
+/**
+ * Where the elements of channel `ch` of a tensor with C channels and n
+ * spatial elements lie in its data: element i at base + i * step
+ * (channels first: one plane after another; channels last: interleaved,
+ * as an image's RGBA bytes are).
+ */
+export function planeOf(ch, C, n, layout) {
+  return layout === 'NHWC' ? { base: ch, step: C } : { base: ch * n, step: 1 };
+}
+
+/** Plane `ch` of pooled result `pooled` ({OH, OW, C, layout}): planeOf's {base, step}. */
+export const pooledPlane = (pooled, ch) => planeOf(ch, pooled.C, pooled.OH * pooled.OW, pooled.layout);
+
+/**
+ * Pooled cells (in output order) of one plane per index they chose: the
+ * unpool's writes. `plane`: the plane's {base, step} (planeOf).
+ */
 export function writesOf(indices, plane, outH, outW) {
   const writes = new Map();
-  const base = plane * outH * outW;
   for (let i = 0; i < outH * outW; i++) {
-    const index = Number(indices[base + i]);
+    const index = Number(indices[plane.base + i * plane.step]);
     if (!writes.has(index)) writes.set(index, []);
     writes.get(index).push(cellOf(i, outW));
   }
   return writes;
 }
 
-/** Pooled cells (in output order) of one plane whose index equals `index`. */
+/** Pooled cells (in output order) of one plane ({base, step}) whose index equals `index`. */
 export function cellsWithIndex(indices, plane, outH, outW, index) {
   const found = [];
-  const base = plane * outH * outW;
   for (let i = 0; i < outH * outW; i++) {
-    if (Number(indices[base + i]) === index) found.push(cellOf(i, outW));
+    if (Number(indices[plane.base + i * plane.step]) === index) found.push(cellOf(i, outW));
   }
   return found;
 }

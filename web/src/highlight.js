@@ -1,7 +1,7 @@
 // Hover/focus of a pooled cell: its window in the input, its argmax, the
 // cell where unpooling puts its value, and the pooled cells that share that
 // index when windows overlap (the last one written wins).
-import { windowOf, cellOf, cellsWithIndex } from './geometry.js';
+import { windowOf, cellOf, cellsWithIndex, pooledPlane } from './geometry.js';
 import { addBox, clearMarks, cellAt, formatValue } from './view.js';
 
 const rc = (r, c) => `(${r}, ${c})`;
@@ -37,8 +37,9 @@ function markPooled(stages, sel, dups) {
 
 function describe(res, sel, win, index, arg, land, dups) {
   const { prm, pooled, src } = res;
-  const ch = res.src.C === 3 ? ` of the ${'RGB'[res.channel]} channel` : '';
-  const value = pooled.data[res.channel * pooled.OH * pooled.OW + sel.r * pooled.OW + sel.c];
+  const ch = src.kind === 'image' ? ` of the ${'RGBA'[res.channel]} channel` : '';
+  const { base, step } = pooledPlane(pooled, res.channel);
+  const value = pooled.data[base + (sel.r * pooled.OW + sel.c) * step];
   const span = (v) => `${v[0]}..${v[v.length - 1]}${prm.dilation > 1 ? ` step ${prm.dilation}` : ''}`;
   const kind = { max: '', adaptive: 'adaptive window, ', fractional: 'fractional window, ' }[prm.mode];
   let text = `Pooled ${rc(sel.r, sel.c)}${ch} = ${formatValue(value)}: the maximum of ${kind}rows ` +
@@ -62,12 +63,13 @@ export function highlight(stages, res, sel) {
   if (!res || !sel) return '';
   const { pooled, src, prm } = res;
   if (sel.r >= pooled.OH || sel.c >= pooled.OW) return '';
-  const index = Number(pooled.indices[res.channel * pooled.OH * pooled.OW + sel.r * pooled.OW + sel.c]);
+  const plane = pooledPlane(pooled, res.channel);
+  const index = Number(pooled.indices[plane.base + (sel.r * pooled.OW + sel.c) * plane.step]);
   const win = windowOf(sel.r, sel.c, res);
   const inside = index >= 0 && index < src.H * src.W;
   const arg = inside ? cellOf(index, src.W) : null;
   markInput(stages.input, win, arg, prm);
-  const dups = cellsWithIndex(pooled.indices, res.channel, pooled.OH, pooled.OW, index);
+  const dups = cellsWithIndex(pooled.indices, plane, pooled.OH, pooled.OW, index);
   markPooled([stages.pooled, stages.indices], sel, dups);
   let land = null;
   if (res.out && index >= 0 && index < res.out.H * res.out.W) {

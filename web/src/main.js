@@ -8,8 +8,8 @@ import { highlight } from './highlight.js';
 import { cellFromPointer } from './view.js';
 import { formatMs, simdStatus } from './timing.js';
 import { POOL_FN, readModeParams, newSamples, showMode } from './modes.js';
-import { windowSpan, writesOf } from './geometry.js';
-import { rounded, tensorOf } from './dtypes.js';
+import { windowSpan, writesOf, pooledPlane } from './geometry.js';
+import { inputOf } from './dtypes.js';
 import { BACKEND_NAME, probeWebGPU, runWasm, runGpu, sameResults } from './backend.js';
 
 const $ = (id) => document.getElementById(id);
@@ -42,7 +42,7 @@ function unpoolSize(src, prm, pooledShape) {
 /** Says how many unpooled cells of the shown plane were written more than once. */
 function showDuplicates(res) {
   const { pooled, out } = res;
-  const writes = pooled && out ? writesOf(pooled.indices, res.channel, pooled.OH, pooled.OW) : new Map();
+  const writes = pooled && out ? writesOf(pooled.indices, pooledPlane(pooled, res.channel), pooled.OH, pooled.OW) : new Map();
   const multi = [...writes.values()].filter((w) => w.length > 1).length;
   $('dup-note').hidden = multi === 0;
   $('dup-note').textContent = `${multi} cell${multi === 1 ? ' was' : 's were'} written by several pooled cells ` +
@@ -51,6 +51,8 @@ function showDuplicates(res) {
 }
 
 const shapeText = (t) => (t ? `[${t.join(', ')}]` : '');
+/** A tensor's shape and array class, as the library took or gave it ('[1, 32, 32, 4] Uint8ClampedArray'). */
+const tensorText = (t) => (t ? `${shapeText(t.shape)} ${t.data.constructor.name}` : '');
 
 /** The time of each call on each backend that has run it ('…' while the GPU works). */
 function showTimes(prm) {
@@ -67,22 +69,26 @@ function showTimes(prm) {
 }
 
 /**
- * Draws one backend's result: errors, panels, shapes and the selection. A
- * result that arrives later (the GPU's) leaves the input grid alone while a
- * cell of it is being edited, so the typing is not lost.
+ * Draws one backend's result of the call on tensor `x`: errors, panels,
+ * shapes and the selection. A result that arrives later (the GPU's) leaves
+ * the input grid alone while a cell of it is being edited, so the typing is
+ * not lost.
  */
-function show(src, prm, r, later = false) {
-  const res = { src, prm, pooled: r.pooled, out: r.out, channel: src.C === 3 ? Number($('channel').value) : 0 };
+function show(src, x, prm, r, later = false) {
+  const channel = src.kind === 'image' ? Number($('channel').value) : 0;
+  const res = { src, prm, pooled: r.pooled, out: r.out, channel };
   showErrors(r.errors);
   res.writes = showDuplicates(res);
   const editing = later && document.activeElement?.tagName === 'INPUT' && stages.input.contains(document.activeElement);
   renderPanels(stages, res, editCell, editing);
   const side = res.pooled || prm.mode === 'max' ? windowSpan(res) : 0;
   renderLegend($('legend'), Number.isInteger(side) && side > 0 && side <= 8 ? side : 0);
-  $('s-input').textContent = shapeText([1, src.C, src.H, src.W]);
-  $('s-pooled').textContent = shapeText(res.pooled?.tensors.output.shape);
-  $('s-indices').textContent = res.pooled ? `${shapeText(res.pooled.tensors.indices.shape)} ${res.pooled.indices.constructor.name}` : '';
-  $('s-unpool').textContent = res.out ? shapeText([1, src.C, res.out.H, res.out.W]) : '';
+  // The shapes and array classes the library took and gave: an image's
+  // Uint8ClampedArray goes in and comes out as it is.
+  $('s-input').textContent = tensorText(x);
+  $('s-pooled').textContent = tensorText(res.pooled?.tensors.output);
+  $('s-indices').textContent = tensorText(res.pooled?.tensors.indices);
+  $('s-unpool').textContent = tensorText(res.out?.tensor);
   document.body.dataset.shown = state.backend;
   state.res = res;
   if (state.sel && !(res.pooled && state.sel.r < res.pooled.OH && state.sel.c < res.pooled.OW)) state.sel = null;
@@ -97,18 +103,24 @@ function show(src, prm, r, later = false) {
  * chosen backend's result.
  */
 function run() {
-  const dtype = $('dtype').value;
-  // What the chosen value type keeps of the input: the page shows and pools that.
-  const src = rounded(state.src, dtype);
-  const prm = readModeParams(readPoolParams(), src.C);
+  const prm = readModeParams(readPoolParams(), state.src.C);
+  // A grid: what the chosen value type keeps of it (the page shows and pools
+  // that). An image: its RGBA bytes as they are, channels last.
+  const { src, x, dtype, layout } = inputOf(state.src, $('dtype').value, prm.mode);
+  prm.layout = layout;
   showMode(prm);
+  $('image-note').textContent = src.kind !== 'image' ? ''
+    : layout === 'NHWC' ? 'Pooled as the canvas holds it: ImageData.data, a Uint8ClampedArray of RGBA bytes, ' +
+      "shape [1, H, W, 4], layout 'NHWC'. The results are drawn as they come back, but the unpooled " +
+      "alpha, 0 off its own maxima, is shown as 255."
+      : 'Fractional pooling takes float32 or float64 values, channels first, only (as PyTorch): ' +
+      'here the RGBA bytes are copied to float32 planes [1, 4, H, W].';
   $('out-range').textContent = '';
-  const x = tensorOf(src, dtype);
   const sizeOf = (shape) => unpoolSize(src, prm, shape);
   const id = ++state.runId;
   state.runs = { wasm: runWasm(x, prm, sizeOf, dtype), webgpu: state.gpu ? 'pending' : undefined };
   showTimes(prm);
-  if (!state.gpu || state.backend === 'wasm') show(src, prm, state.runs.wasm);
+  if (!state.gpu || state.backend === 'wasm') show(src, x, prm, state.runs.wasm);
   if (!state.gpu) return;
   document.body.dataset.busy = 'true';
   $('same').textContent = 'WebGPU = WebAssembly: …';
@@ -120,7 +132,7 @@ function run() {
       const same = sameResults(state.runs.wasm, g);
       $('same').textContent = `WebGPU = WebAssembly: ${same ? 'same bits' : 'DIFFERENT'}`;
       $('same').classList.toggle('bad', !same);
-      if (state.backend === 'webgpu') show(src, prm, g, true);
+      if (state.backend === 'webgpu') show(src, x, prm, g, true);
       delete document.body.dataset.busy;
     });
 }

@@ -42,15 +42,21 @@ export function readModeParams(maxParams, C) {
   return { mode, ...maxParams };
 }
 
+// The layout option of a call: an image's RGBA bytes are channels last.
+const layoutOf = (prm) => (prm.layout === 'NHWC' ? { layout: 'NHWC' } : {});
+
 /**
- * Runs the pool of `prm.mode` on tensor `x` (N = 1): {output, indices}.
- * `unpool` is the WebAssembly API or a WebGPU backend; `samples`, the
- * fractional samples as that API's tensor (default: the host tensor).
+ * Runs the pool of `prm.mode` on tensor `x` (N = 1) in `prm.layout`:
+ * {output, indices}. `unpool` is the WebAssembly API or a WebGPU backend;
+ * `samples`, the fractional samples as that API's tensor (default: the host
+ * tensor).
  */
 export function poolCall(unpool, x, prm, samples) {
-  if (prm.mode === 'adaptive') return unpool.adaptiveMaxPool2d(x, { outputSize: [prm.outH, prm.outW] });
+  if (prm.mode === 'adaptive') {
+    return unpool.adaptiveMaxPool2d(x, { outputSize: [prm.outH, prm.outW], ...layoutOf(prm) });
+  }
   if (prm.mode === 'fractional') {
-    const C = x.shape[1];
+    const C = x.shape[1];  // channels first only
     return unpool.fractionalMaxPool2d(x, {
       kernelSize: prm.kernel,
       outputSize: [prm.outH, prm.outW],
@@ -59,7 +65,7 @@ export function poolCall(unpool, x, prm, samples) {
   }
   return unpool.maxPool2d(x, {
     kernelSize: prm.kernel, stride: prm.stride, padding: prm.padding,
-    dilation: prm.dilation, ceilMode: prm.ceilMode,
+    dilation: prm.dilation, ceilMode: prm.ceilMode, ...layoutOf(prm),
   });
 }
 
@@ -69,8 +75,8 @@ export function poolCall(unpool, x, prm, samples) {
  */
 export function unpoolCall(unpool, tensors, prm, outputSize) {
   const { output, indices } = tensors;
-  if (prm.mode !== 'max') return unpool.maxUnpool2d(output, indices, { outputSize });
-  const opts = { kernelSize: prm.kernel, stride: prm.stride, padding: prm.padding };
+  if (prm.mode !== 'max') return unpool.maxUnpool2d(output, indices, { outputSize, ...layoutOf(prm) });
+  const opts = { kernelSize: prm.kernel, stride: prm.stride, padding: prm.padding, ...layoutOf(prm) };
   if (outputSize) opts.outputSize = outputSize;
   return unpool.maxUnpool2d(output, indices, opts);
 }

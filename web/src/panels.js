@@ -1,8 +1,9 @@
 // Renders one result into the four panels: numbers in grid mode, pixels in
-// image mode. A result is {src, prm, pooled: {OH, OW, data, indices}, out, channel}.
-import { offsetInWindow, offsetRgb, css, windowOf, windowSpan } from './geometry.js';
+// image mode. A result is {src, prm, pooled: {OH, OW, C, layout, data,
+// indices}, out, channel}; an image's results are RGBA bytes, channels last.
+import { offsetInWindow, offsetRgb, css, windowOf, windowSpan, pooledPlane } from './geometry.js';
 import { POOL_FN } from './modes.js';
-import { drawPixels, tensorPixel, drawGrid, greyCell, formatValue, drawEmpty } from './view.js';
+import { drawImage, drawPixels, drawGrid, greyCell, formatValue, drawEmpty } from './view.js';
 
 const GREY = [150, 150, 150];
 
@@ -22,7 +23,8 @@ function range(data) {
 /** Colour of pooled cell i's index: the place of the maximum in its window. */
 function indexRgb(res, i) {
   const { pooled, src } = res;
-  const index = Number(pooled.indices[res.channel * pooled.OH * pooled.OW + i]);
+  const { base, step } = pooledPlane(pooled, res.channel);
+  const index = Number(pooled.indices[base + i * step]);
   const off = offsetInWindow(index, windowOf(Math.floor(i / pooled.OW), i % pooled.OW, res), src.W);
   return off ? offsetRgb(off.a, off.b, res.span) : GREY;
 }
@@ -52,17 +54,44 @@ function renderGridMode(stages, res, onEdit, keepInput) {
   });
 }
 
+/**
+ * The RGBA bytes of an image result: the library's Uint8ClampedArray as it
+ * is (the image was pooled as its bytes, channels last), or, after a
+ * fractional pool (float32, channels first), its planes interleaved.
+ */
+function rgbaOf(t, H, W) {
+  if (t.layout === 'NHWC' && t.data instanceof Uint8ClampedArray) return t.data;
+  const n = H * W;
+  const rgba = new Uint8ClampedArray(4 * n);
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < 4; c++) rgba[i * 4 + c] = t.data[c * n + i];
+  }
+  return rgba;
+}
+
+/**
+ * The unpooled bytes made opaque, for drawing: the unpool writes 0 to every
+ * channel where the window's maximum was not, alpha included, and a canvas
+ * keeps no colour under alpha 0, so drawn as they are only the pixels where
+ * alpha's own maximum landed would show. A copy: the result itself stays as
+ * the library gave it (the two backends' results are compared afterwards).
+ */
+function opaque(rgba) {
+  const shown = rgba.slice();
+  for (let i = 3; i < shown.length; i += 4) shown[i] = 255;
+  return shown;
+}
+
 function renderImageMode(stages, res) {
   const { src, pooled, out } = res;
   const maxDim = Math.max(src.H, src.W, out?.H ?? 0, out?.W ?? 0);
   const scale = Math.max(1, Math.min(24, Math.floor(boxSide(stages) / maxDim)));
-  drawPixels(stages.input, src.H, src.W, scale, tensorPixel(src));
+  drawImage(stages.input, src.H, src.W, scale, src.rgba);
   if (!pooled) return;
-  const pooledT = { C: src.C, H: pooled.OH, W: pooled.OW, data: pooled.data };
-  drawPixels(stages.pooled, pooled.OH, pooled.OW, scale, tensorPixel(pooledT));
+  drawImage(stages.pooled, pooled.OH, pooled.OW, scale, rgbaOf(pooled, pooled.OH, pooled.OW));
   drawPixels(stages.indices, pooled.OH, pooled.OW, scale, (i) => indexRgb(res, i));
   if (!out) return;
-  drawPixels(stages.unpool, out.H, out.W, scale, tensorPixel({ C: src.C, ...out }));
+  drawImage(stages.unpool, out.H, out.W, scale, opaque(rgbaOf(out, out.H, out.W)));
 }
 
 /**

@@ -1,5 +1,7 @@
-// Inputs of the demo as planar tensors {C, H, W, data: Float32Array(C*H*W)}:
-// generated images (nothing is fetched), a user's image and number grids.
+// Inputs of the demo: number grids as planar tensors {C: 1, H, W, data:
+// Float32Array(H*W)}, and images as their RGBA bytes, channels last, as a
+// canvas holds them: {C: 4, H, W, rgba: Uint8ClampedArray(H*W*4)} (the
+// .data of an ImageData). Generated images (nothing is fetched) and a user's.
 
 const SIZE = 32;      // side of the built-in images
 const MAX_SIDE = 64;  // a user's image is scaled to fit this
@@ -13,17 +15,16 @@ export function rng(seed) {  // mulberry32: small, deterministic
   };
 }
 
-/** An RGB image whose pixel (y, x) is `fn(x, y)` -> [r, g, b] in 0..255. */
+/** An image's source record from its ImageData (the bytes are used as they are). */
+export const imageSource = (img) => ({ kind: 'image', C: 4, H: img.height, W: img.width, rgba: img.data });
+
+/** An opaque image whose pixel (y, x) is `fn(x, y)` -> [r, g, b] in 0..255. */
 function generate(fn) {
-  const data = new Float32Array(3 * SIZE * SIZE);
-  const plane = SIZE * SIZE;
+  const img = new ImageData(SIZE, SIZE);
   for (let y = 0; y < SIZE; y++) {
-    for (let x = 0; x < SIZE; x++) {
-      const rgb = fn(x, y);
-      for (let c = 0; c < 3; c++) data[c * plane + y * SIZE + x] = Math.round(rgb[c]);
-    }
+    for (let x = 0; x < SIZE; x++) img.data.set([...fn(x, y), 255], (y * SIZE + x) * 4);
   }
-  return { kind: 'image', C: 3, H: SIZE, W: SIZE, data };
+  return imageSource(img);
 }
 
 function shapes() {
@@ -97,10 +98,6 @@ export async function imageFromFile(file) {
   ctx.fillRect(0, 0, W, H);
   ctx.drawImage(bitmap, 0, 0, W, H);
   bitmap.close();
-  const px = ctx.getImageData(0, 0, W, H).data;
-  const data = new Float32Array(3 * H * W);
-  for (let i = 0; i < H * W; i++) {
-    for (let c = 0; c < 3; c++) data[c * H * W + i] = px[i * 4 + c];
-  }
-  return { kind: 'image', C: 3, H, W, data };
+  // Drawn on black, so the bytes are opaque; they are pooled as they are.
+  return imageSource(ctx.getImageData(0, 0, W, H));
 }

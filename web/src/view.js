@@ -15,32 +15,29 @@ function reset(stage, content) {
 const byte = (v) => (v > 0 ? (v < 255 ? Math.round(v) : 255) : 0);  // -inf, NaN -> 0
 
 /**
- * Draws H x W pixels, `pixel(i)` giving [r, g, b] of flat position i, at
- * `scale` CSS pixels per element.
+ * Draws the H x W RGBA bytes `rgba` (a Uint8ClampedArray, as ImageData holds
+ * them; not copied) at `scale` CSS pixels per element.
  */
-export function drawPixels(stage, H, W, scale, pixel) {
+export function drawImage(stage, H, W, scale, rgba) {
   const canvas = document.createElement('canvas');
   canvas.width = W;
   canvas.height = H;
   canvas.style.width = `${W * scale}px`;
   canvas.dataset.rows = H;
   canvas.dataset.cols = W;
-  const ctx = canvas.getContext('2d');
-  const img = ctx.createImageData(W, H);
-  for (let i = 0; i < H * W; i++) {
-    const [r, g, b] = pixel(i);
-    img.data.set([byte(r), byte(g), byte(b), 255], i * 4);
-  }
-  ctx.putImageData(img, 0, 0);
+  canvas.getContext('2d').putImageData(new ImageData(rgba, W, H), 0, 0);
   reset(stage, canvas);
   return canvas;
 }
 
-/** Pixel function of a planar tensor: RGB for 3 channels, grey for 1. */
-export function tensorPixel(t, plane0 = 0) {
-  const n = t.H * t.W;
-  if (t.C === 3) return (i) => [t.data[i], t.data[n + i], t.data[2 * n + i]];
-  return (i) => { const v = t.data[plane0 * n + i]; return [v, v, v]; };
+/** Draws H x W opaque pixels, `pixel(i)` giving [r, g, b] of flat position i. */
+export function drawPixels(stage, H, W, scale, pixel) {
+  const rgba = new Uint8ClampedArray(H * W * 4);
+  for (let i = 0; i < H * W; i++) {
+    const [r, g, b] = pixel(i);
+    rgba.set([byte(r), byte(g), byte(b), 255], i * 4);
+  }
+  return drawImage(stage, H, W, scale, rgba);
 }
 
 /** Text of a number in a cell: integers as they are, others rounded. */
