@@ -277,6 +277,10 @@ Status run_fractional_max_pool(const Plan& plan, PlaneRange planes, const void* 
                                std::string* error) {
   Geometry g;
   Check c = internal::start_run(plan, Op::kFractionalMaxPool, planes, &g);
+  // A plan made by hand with another dtype (a plan is plain data): there is
+  // no kernel for it below, so it must be an error rather than a run that
+  // writes nothing and reports success.
+  if (c.ok()) c = internal::check_fractional_dtype(plan.name, plan.dtype);
   if (!c.ok()) return internal::report(c, error);
   const bool widen = internal::dispatch_pool(plan.dtype, plan.index_type, [&](auto t, auto i) {
     using T = decltype(t);

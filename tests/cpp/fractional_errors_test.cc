@@ -344,5 +344,30 @@ TEST(FractionalErrors, PlansOfOtherOpsAndTheBackward) {
   EXPECT_EQ(diff_values(gi, std::vector<double>(18, -4.0)), "");
 }
 
+// A plan is plain data: one whose dtype was changed by hand to a type
+// fractional pooling does not take is an error when run (fuzz_adaptive found
+// that it ran, wrote nothing and reported success), with nothing written.
+TEST(FractionalErrors, APlanWhoseDtypeWasChangedByHand) {
+  Plan fp;
+  std::string err;
+  ASSERT_EQ(unpool::plan_fractional_max_pool(with_size(2, size_scalar(2), size_scalar(2)),
+                                             make_shape({1, 4, 4}), make_shape({1, 1, 2}),
+                                             DType::kFloat32, IndexType::kInt64, &fp, &err),
+            Status::kOk)
+      << err;
+  for (DType t : {DType::kUint8, DType::kInt32, DType::kInt64, DType::kFloat16}) {
+    Plan p = fp;
+    p.dtype = t;
+    std::vector<int64_t> x(16, 1), samples(2, 0), y(4, -3), idx(4, -3);
+    EXPECT_EQ(unpool::run_fractional_max_pool(p, {}, x.data(), samples.data(), y.data(), idx.data(),
+                                              &err),
+              Status::kInvalidArgument);
+    EXPECT_EQ(err, std::string("fractionalMaxPool2d: dtype ") + unpool::dtype_name(t) +
+                       " is not supported: fractional max pooling takes float32 or float64 values");
+    EXPECT_EQ(y, std::vector<int64_t>(4, -3));
+    EXPECT_EQ(idx, std::vector<int64_t>(4, -3));
+  }
+}
+
 }  // namespace
 }  // namespace unpool_test
