@@ -13,11 +13,14 @@
 #ifndef UNPOOL_TESTS_FUZZ_FUZZ_INPUT_H_
 #define UNPOOL_TESTS_FUZZ_FUZZ_INPUT_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "unpool/unpool.h"
@@ -155,6 +158,73 @@ inline int64_t elements(const unpool::Shape& s) {
   const int64_t n = unpool::numel(s);
   return n < 0 || n > kMaxElements ? -1 : n;
 }
+
+// Integer values (issue 31). One value of T from the input: a small one
+// (many ties), one of the type's ends, or any bits (the next bytes').
+template <typename T>
+T read_int(Reader& r) {
+  const uint8_t b = r.byte();
+  if (b < 64) return static_cast<T>(b % 4);
+  if (b < 128) return b & 1 ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  uint64_t u = 0;
+  for (size_t k = 0; k < sizeof(T); ++k) u = u << 8 | r.byte();
+  T v;
+  std::memcpy(&v, &u, sizeof(T));
+  return v;
+}
+
+// Calls fn(T{}, dtype) for the integer value type `pick` chooses (pick % 5).
+template <typename F>
+void with_int_type(uint8_t pick, F&& fn) {
+  switch (pick % 5) {
+    case 0:
+      fn(uint8_t{}, unpool::DType::kUint8);
+      break;
+    case 1:
+      fn(int8_t{}, unpool::DType::kInt8);
+      break;
+    case 2:
+      fn(int16_t{}, unpool::DType::kInt16);
+      break;
+    case 3:
+      fn(int32_t{}, unpool::DType::kInt32);
+      break;
+    default:
+      fn(int64_t{}, unpool::DType::kInt64);
+  }
+}
+
+// A tensor of integers with guard elements on both sides: a run must write
+// inside it only.
+template <typename T>
+class IntBuffer {
+ public:
+  static constexpr size_t kGuard = 16;
+  IntBuffer(size_t n, T fill) : n_(n), v_(n + 2 * kGuard, kCanary) {
+    std::fill(v_.begin() + kGuard, v_.begin() + kGuard + n, fill);
+  }
+  explicit IntBuffer(const std::vector<T>& v) : IntBuffer(v.size(), T(0)) {
+    std::copy(v.begin(), v.end(), v_.begin() + kGuard);
+  }
+  T* data() { return v_.data() + kGuard; }
+  std::vector<T> values() const { return {v_.begin() + kGuard, v_.begin() + kGuard + n_}; }
+  bool guards_intact() const {
+    for (size_t i = 0; i < kGuard; ++i) {
+      if (v_[i] != kCanary || v_[kGuard + n_ + i] != kCanary) return false;
+    }
+    return true;
+  }
+  // Whether every element still holds `fill` (a refused run wrote nothing).
+  bool all(T fill) const {
+    return std::all_of(v_.begin() + kGuard, v_.begin() + kGuard + n_,
+                       [&](T v) { return v == fill; });
+  }
+
+ private:
+  static constexpr T kCanary = static_cast<T>(0x5b);
+  size_t n_;
+  std::vector<T> v_;
+};
 
 }  // namespace unpool_fuzz
 

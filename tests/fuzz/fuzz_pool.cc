@@ -1,8 +1,8 @@
 // libFuzzer target: max_pool{1,2,3}d forward and backward, both dtypes and
-// index types, then the forward on the integer types in either layout. Checks validation against an
-// independent rule list and results against the naive reference; any mismatch aborts.
-#include <cstring>
-#include <limits>
+// index types, then the forward on the integer types in either layout (and
+// the backward's refusal of them). Checks validation against an independent
+// rule list and results against the naive reference; any mismatch aborts.
+#include <string>
 
 #include "fuzz_input.h"
 #include "reference.h"
@@ -117,26 +117,16 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
 // The same geometry on integer values (issue 31): the fuzz input's bytes as
 // T (many ties, the type's ends), both layouts (channels last as
 // transposed planes), against the reference on T itself; nothing written
-// past the outputs.
+// past the outputs. The backward adds, so it refuses integer gradients and
+// writes nothing.
 template <typename T>
-void run_int(const Args& a, const unpool_test::RefGeom& g, unpool::DType dt, bool last,
-             unpool_fuzz::Reader& r) {
+void run_int(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
+             unpool::DType dt, bool last, unpool_fuzz::Reader& r) {
   const int64_t in_n = g.in[0] * g.in[1] * g.in[2], out_n = g.out[0] * g.out[1] * g.out[2];
   const int64_t C = a.batched ? a.input.dims[1] : a.input.dims[0];
   const int64_t N = g.planes / (C > 0 ? C : 1);
   std::vector<T> x(static_cast<size_t>(g.planes * in_n));
-  for (auto& v : x) {
-    const uint8_t b = r.byte();
-    if (b < 64) {
-      v = static_cast<T>(b % 4);
-    } else if (b < 128) {
-      v = b & 1 ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
-    } else {  // any value: the next bytes' bits
-      uint64_t u = 0;
-      for (size_t k = 0; k < sizeof(T); ++k) u = u << 8 | r.byte();
-      std::memcpy(&v, &u, sizeof(T));
-    }
-  }
+  for (auto& v : x) v = read_int<T>(r);
   std::vector<T> ry;
   std::vector<int64_t> ridx;
   unpool_test::ref_pool(g, x, &ry, &ridx);
@@ -153,12 +143,16 @@ void run_int(const Args& a, const unpool_test::RefGeom& g, unpool::DType dt, boo
     return o;
   };
   unpool::PoolParams p = a.pool();
-  unpool::Shape shape = a.input;
+  unpool::Shape shape = a.input, out_shape = out;
   if (last) {
     p.layout = unpool::Layout::kChannelsLast;
     const int lead = a.batched ? 1 : 0;
-    for (int i = lead; i < shape.rank - 1; ++i) shape.dims[i] = a.input.dims[i + 1];
+    for (int i = lead; i < shape.rank - 1; ++i) {
+      shape.dims[i] = a.input.dims[i + 1];
+      out_shape.dims[i] = out.dims[i + 1];
+    }
     shape.dims[shape.rank - 1] = C;
+    out_shape.dims[out_shape.rank - 1] = C;
     x = swap(x, in_n, true);
   }
   const size_t n_out = static_cast<size_t>(g.planes * out_n);
@@ -170,11 +164,18 @@ void run_int(const Args& a, const unpool_test::RefGeom& g, unpool::DType dt, boo
   for (size_t i = n_out; i < y.size(); ++i) CHECK(y[i] == T(7) && idx[i] == -7);
   y.resize(n_out);
   idx.resize(n_out);
+  IntBuffer<T> go(y), gi(x.size(), T(5));
   if (last) {
     y = swap(y, out_n, false);
     idx = swap(idx, out_n, false);
   }
   CHECK(y == ry && idx == ridx);
+
+  err.clear();
+  CHECK(unpool::max_pool_backward(p, shape, out_shape, dt, go.data(), unpool::IndexType::kInt64,
+                                  ridx.data(), gi.data(), &err) == Status::kInvalidArgument);
+  CHECK(err.rfind("maxPool", 0) == 0 && err.find("a pool's gradient adds") != std::string::npos);
+  CHECK(gi.all(T(5)) && gi.guards_intact());
 }
 
 }  // namespace
@@ -211,22 +212,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   else run<double>(a, g, out, r);
   if (unpool::numel(a.input) > (1 << 16) || a.input.dims[a.batched ? 1 : 0] < 1) return 0;
   const uint8_t pick = r.byte();
-  const bool last = pick & 8;
-  switch (pick % 5) {
-    case 0:
-      run_int<uint8_t>(a, g, unpool::DType::kUint8, last, r);
-      break;
-    case 1:
-      run_int<int8_t>(a, g, unpool::DType::kInt8, last, r);
-      break;
-    case 2:
-      run_int<int16_t>(a, g, unpool::DType::kInt16, last, r);
-      break;
-    case 3:
-      run_int<int32_t>(a, g, unpool::DType::kInt32, last, r);
-      break;
-    default:
-      run_int<int64_t>(a, g, unpool::DType::kInt64, last, r);
-  }
+  with_int_type(
+      pick, [&](auto t, unpool::DType dt) { run_int<decltype(t)>(a, g, out, dt, pick & 8, r); });
   return 0;
 }

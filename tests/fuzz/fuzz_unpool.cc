@@ -1,13 +1,16 @@
 // libFuzzer target: max_unpool{1,2,3}d forward and backward (gather), both
-// dtypes and index types, with hostile indices and output sizes. Checks
-// validation against an independent rule list and results against the naive
-// reference; any mismatch aborts.
+// dtypes and index types, with hostile indices and output sizes, then both
+// on an integer value type in either layout. Checks validation against an
+// independent rule list and results against the naive reference; any
+// mismatch aborts.
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 
 #include "fuzz_input.h"
 #include "reference.h"
 #include "test_util.h"
+#include "window_test_util.h"
 
 using namespace unpool_fuzz;
 using unpool::Status;
@@ -146,6 +149,65 @@ void run(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
   CHECK(unpool_test::diff_values(gi, std::vector<double>(rgi.begin(), rgi.end())).empty());
 }
 
+// The unpool and its gather on integer values (issue 31): they move values
+// as they are, so the reference on T itself must match exactly, in either
+// layout (channels last: the channels-first data transposed); an index
+// outside the plane is refused with nothing written, and nothing is
+// written past the outputs.
+template <typename T>
+void run_int(const Args& a, const unpool_test::RefGeom& g, const unpool::Shape& out,
+             unpool::DType dt, bool last, Reader& r) {
+  const int64_t ip = g.in[0] * g.in[1] * g.in[2], op = g.out[0] * g.out[1] * g.out[2];
+  const int64_t batch = a.batched ? a.input.dims[0] : 1, c = a.input.dims[a.batched ? 1 : 0];
+  std::vector<T> x(static_cast<size_t>(g.planes * ip)), go(static_cast<size_t>(g.planes * op));
+  std::vector<int64_t> raw(x.size());
+  bool in_range = true;
+  for (auto& v : x) v = read_int<T>(r);
+  for (auto& v : raw) {
+    v = r.index();
+    if (v >= 0) v %= op + 1;  // == op now and then: just out of range
+    in_range = in_range && v >= 0 && v < op;
+  }
+  for (auto& v : go) v = read_int<T>(r);
+  unpool::UnpoolParams p = a.unpool();
+  unpool::Shape in_shape = a.input, out_shape = out;
+  const auto cl = [&](const auto& v, int64_t plane) {
+    return last ? unpool_test::to_channels_last(v, batch, c, plane) : v;
+  };
+  const auto cf = [&](const std::vector<T>& v, int64_t plane) {
+    return last ? unpool_test::to_channels_first(v, batch, c, plane) : v;
+  };
+  if (last) {
+    p.layout = unpool::Layout::kChannelsLast;
+    in_shape = unpool_test::channels_last_shape(a.input, a.dims);
+    out_shape = unpool_test::channels_last_shape(out, a.dims);
+    // An outputSize with the leading dims is in the layout's order too:
+    // its C moves after the spatial entries.
+    const int n = p.output_size_count, ci = n - a.dims - 1;
+    if (ci >= 0) {
+      const int64_t cv = p.output_size[ci];
+      for (int i = ci; i < n - 1; ++i) p.output_size[i] = p.output_size[i + 1];
+      p.output_size[n - 1] = cv;
+    }
+  }
+  IntBuffer<T> xb(cl(x, ip)), y(go.size(), T(9)), gob(cl(go, op)), gi(x.size(), T(9));
+  Indices idx(a.itype, cl(raw, ip));
+  std::string err;
+  const Status s =
+      unpool::max_unpool(p, in_shape, dt, xb.data(), a.itype, idx.data(), y.data(), &err);
+  const Status bs = unpool::max_unpool_backward(a.dims, p.layout, out_shape, in_shape, dt,
+                                                gob.data(), a.itype, idx.data(), gi.data(), &err);
+  CHECK(y.guards_intact() && gi.guards_intact() && idx.guards_intact());
+  if (!in_range) {
+    CHECK(s == Status::kInvalidIndex && bs == Status::kInvalidIndex);
+    CHECK(y.all(T(9)) && gi.all(T(9)));
+    return;
+  }
+  CHECK(s == Status::kOk && bs == Status::kOk);
+  CHECK(cf(y.values(), op) == unpool_test::ref_unpool(g, x, raw));
+  CHECK(cf(gi.values(), ip) == unpool_test::ref_unpool_backward(g, go, raw));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -167,5 +229,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!valid || elements(a.input) < 0 || elements(out) < 0) return 0;
   if (a.dtype == unpool::DType::kFloat32) run<float>(a, g, out, r);
   else run<double>(a, g, out, r);
+  const uint8_t pick = r.byte();
+  with_int_type(
+      pick, [&](auto t, unpool::DType dt) { run_int<decltype(t)>(a, g, out, dt, pick & 8, r); });
   return 0;
 }

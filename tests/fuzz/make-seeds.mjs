@@ -2,7 +2,9 @@
 // Writes seed corpora for the fuzz targets from the conformance vectors, in
 // the byte layouts of tests/fuzz/fuzz_input.h (pool, unpool) and
 // tests/fuzz/fuzz_window_input.h (adaptive: adaptive and fractional pools
-// and the unpool without kernel).
+// and the unpool without kernel). An integer case (issue 31) also gets the
+// bytes of each target's integer pass, which follows the float one: its
+// value type and the case's own values.
 //   node tests/fuzz/make-seeds.mjs OUT_DIR   -> OUT_DIR/{pool,unpool,adaptive}/<case id>
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -53,7 +55,66 @@ function encode(c, dims) {
   for (const v of x.data) bytes.push(nearest(decode(v)));
   for (const v of c.inputs.indices?.data ?? []) bytes.push(v & 255, (v >> 8) & 255);
   for (const v of c.inputs.grad_output?.data ?? []) bytes.push(nearest(decode(v)));
+  bytes.push(...intTail(c, c.op.includes('unpool') ? 'unpool' : 'pool'));
   return Buffer.from(bytes);
+}
+
+// The integer value types in with_int_type's order (fuzz_input.h: pick % 5),
+// with their size in bytes and their ends.
+const INT_TYPES = {
+  uint8: [1, 0n, 255n], int8: [1, -128n, 127n], int16: [2, -32768n, 32767n],
+  int32: [4, -(2n ** 31n), 2n ** 31n - 1n], int64: [8, -(2n ** 63n), 2n ** 63n - 1n],
+};
+const INT_ORDER = Object.keys(INT_TYPES);
+
+/** Values as read_int (fuzz_input.h) reads them: 0..3, an end, or 128 then the bits, high byte first. */
+function intBytes(dtype, values) {
+  const [size, lo, hi] = INT_TYPES[dtype];
+  const out = [];
+  for (const s of values) {
+    const v = BigInt(s);
+    if (v >= 0n && v <= 3n) out.push(Number(v));
+    else if (v === lo) out.push(65);
+    else if (v === hi) out.push(64);
+    else {
+      const u = BigInt.asUintN(size * 8, v);
+      out.push(128);
+      for (let k = size - 1; k >= 0; k--) out.push(Number((u >> BigInt(8 * k)) & 255n));
+    }
+  }
+  return out;
+}
+
+const indexBytes = (data) => data.flatMap((v) => [Number(v) & 255, (Number(v) >> 8) & 255]);
+
+/**
+ * The bytes after a seed's float section for an integer case that has an
+ * expected output: what the float pass still reads (a zero gradient where
+ * the case has none; the plane range of fuzz_pool and fuzz_unpool, which
+ * read it last; fuzz_adaptive's "no corruption" byte after a pool's
+ * backward), then the integer pass: with_int_type's pick (the case's type;
+ * channels last, bit 8, for every other case of fuzz_pool and fuzz_unpool)
+ * and x, the gradient and the indices in the order the pass reads them.
+ * Other cases (floats, errors, a float gradient) get none: their integer
+ * pass reads zeros.
+ */
+function intTail(c, target, op) {
+  const dtype = c.inputs.x.dtype;
+  if (!(dtype in INT_TYPES) || c.error_kind || !c.expected?.output) return [];
+  // The pass takes one type: a float gradient after an integer forward is not its case.
+  if (c.inputs.grad_output && c.inputs.grad_output.dtype !== dtype) return [];
+  const nOut = c.expected.output.data.length;
+  const go = c.inputs.grad_output?.data;
+  const pad = go ? [] : Array(nOut).fill(0);
+  const x = intBytes(dtype, c.inputs.x.data);
+  const grad = intBytes(dtype, go ?? Array(nOut).fill(0));
+  const indices = indexBytes(c.inputs.indices?.data ?? []);
+  const pick = INT_ORDER.indexOf(dtype) | (c.id.length % 2 ? 8 : 0);
+  if (target === 'pool') return [...pad, 0, 255, pick, ...x];
+  if (target === 'unpool') return [...pad, 0, 255, pick, ...x, ...indices, ...grad];
+  // fuzz_adaptive: the plane range came first; op 2 is the kernel-free unpool.
+  const noCorruption = op === 2 ? [] : [0];
+  return [...pad, ...noCorruption, INT_ORDER.indexOf(dtype), ...x, ...grad, ...(op === 2 ? indices : [])];
 }
 
 // fuzz_window_input.h's sample table, in order.
@@ -120,6 +181,7 @@ function encodeWindow(c, dims) {
   for (const v of samples?.data ?? []) bytes.push(nearestSample(decode(v)));
   for (const v of c.inputs.indices?.data ?? []) bytes.push(v & 255, (v >> 8) & 255);
   for (const v of c.inputs.grad_output?.data ?? []) bytes.push(nearest(decode(v)));
+  bytes.push(...intTail(c, 'adaptive', op));
   return Buffer.from(bytes);
 }
 
