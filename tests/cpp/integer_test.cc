@@ -245,8 +245,9 @@ TEST(Integer, Uint8RowVariantsMatchTheScalarOne) {
   namespace uk = unpool::ukernels;
   std::mt19937_64 rng(5);
   int ran = 0;
+  // 16 to 30: 8 to 15 outputs a row (the SIMD kernel's 8-wide groups, overlapping);
   // 16400: rows past 2^16 elements, where the SIMD kernel computes indices in 32 bits.
-  for (int64_t W : {2, 15, 16, 17, 31, 32, 33, 34, 35, 47, 64, 65, 112, 16400}) {
+  for (int64_t W : {2, 15, 16, 17, 18, 20, 24, 30, 31, 32, 33, 34, 35, 47, 64, 65, 112, 16400}) {
     for (int64_t pad : {0, 1}) {
       for (int mode = 0; mode < 4; ++mode) {
         unpool::PoolParams p;
