@@ -9,7 +9,7 @@
 //   int32               v as double  (float64's kernels; every int32 is exact)
 //
 // except the 2x2 / stride 2 channels-first pool of bytes, where uint8 has a
-// SIMD kernel of its own (16 outputs a vector) and int8 runs it on v ^ 0x80
+// SIMD kernel of its own (8 outputs a vector) and int8 runs it on v ^ 0x80
 // (byte_rows_apply).
 //
 // The integer rule and the float rule pick the same element on such keys:
@@ -62,13 +62,13 @@ constexpr bool kPoolsOnKeys = !std::is_same<T, pool_key_t<T>>::value;
 
 // Whether a channels-first pool of bytes runs uint8's own rows (uint8
 // itself, int8 on v ^ 0x80 keys): the 2x2 / stride 2 window, whose SIMD
-// kernel takes 16 outputs a vector, with at least a vector of outputs a
+// kernel takes 8 outputs a vector, with at least a vector of outputs a
 // row. Every other byte pool runs on float32 keys, whose kernels are SIMD
 // for every window (uint8's generic scalar kernels were 10x slower there).
 inline bool byte_rows_apply(const Geometry& g) {
   return g.layout == Layout::kChannelsFirst && g.kernel[0] == 1 && g.kernel[1] == 2 &&
          g.kernel[2] == 2 && g.stride[2] == 2 && g.dilation[1] == 1 && g.dilation[2] == 1 &&
-         g.out[2] >= 16;
+         g.out[2] >= 8;
 }
 
 // How a value type becomes keys and back: n elements at a time.
