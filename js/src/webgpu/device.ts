@@ -501,10 +501,25 @@ export class GpuBackend implements GpuOwner {
       case 'maxPool':
       case 'adaptiveMaxPool': {
         const k = { ...constants, MODE: c.op === 'maxPool' ? 0 : 1 };
+        const taps = c.op === 'maxPool' && bytes >= 4 ? tapCounts(g) : undefined;
         run((part, n, params) => {
-          const count = n(outputs[0]);
-          this.dispatch(enc, 'pool', 'pool', k, { ...params, count }, items(count),
-                        [part(inputs[0]), part(outputs[0]), part(outputs[1]), undefined], temps);
+          const buffers = [part(inputs[0]), part(outputs[0]), part(outputs[1]), undefined];
+          if (taps === undefined) {
+            const count = n(outputs[0]);
+            this.dispatch(enc, 'pool', 'pool', k, { ...params, count }, items(count), buffers, temps);
+            return;
+          }
+          // The interior box on its own kernel, each edge box on the general one.
+          const [inner, ...edges] = boxesOf(g);
+          for (const [box, entry, kk, flags] of [[inner, 'pool_interior', { ...k, ...taps }, 0] as const,
+            ...edges.map((b) => [b, 'pool', k, 1] as const)]) {
+            const count = params.planes! * box[3] * box[4] * box[5];
+            const at = {
+              ...params, count, flags,
+              box_d0: box[0], box_h0: box[1], box_w0: box[2], box_d: box[3], box_h: box[4], box_w: box[5],
+            };
+            this.dispatch(enc, 'pool', entry, kk, at, count, buffers, temps);
+          }
         });
         break;
       }
@@ -652,6 +667,52 @@ export class GpuBackend implements GpuOwner {
     result.checks = [...indices.checks, check, ...(refused === undefined ? [] : [refused])];
     return result;
   }
+}
+
+/**
+ * The max pool's tap counts as pipeline constants (KD, KH, KW of
+ * pool.wgsl's pool_interior) when every kernel dim is at most
+ * SPECIALISED_TAPS, which keeps its pipelines per dtype and index type to at
+ * most 4^3; none for larger kernels (the general kernel alone).
+ */
+const SPECIALISED_TAPS = 4;
+function tapCounts(g: PlanGeometry): Record<string, number> | undefined {
+  if (g.kernel.some((k) => k < 1 || k > SPECIALISED_TAPS)) return undefined;
+  return { KD: g.kernel[0], KH: g.kernel[1], KW: g.kernel[2] };
+}
+
+/** A box of outputs: its first (d, h, w) and its extent (d, h, w). */
+type Box = readonly [number, number, number, number, number, number];
+
+/**
+ * A max pool's outputs as boxes: first the interior one (outputs whose
+ * window lies wholly inside the input: no padding tap, no clipping; maybe
+ * empty), then the non-empty boxes around it, which together cover every
+ * other output once: the D slabs before and after it, the H slabs of its D
+ * range, the W slabs of its D and H ranges.
+ */
+function boxesOf(g: PlanGeometry): Box[] {
+  const lo: number[] = [], hi: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { in: n, out, kernel: k, stride: s, pad: p, dilation: d } = g;
+    // o is interior along i when o s - p >= 0 and o s - p + (k - 1) d <= n - 1.
+    const first = Math.min(out[i], Math.ceil(p[i] / s[i]));
+    const top = n[i] - 1 + p[i] - (k[i] - 1) * d[i];
+    const end = top < 0 ? 0 : Math.min(out[i], Math.floor(top / s[i]) + 1);
+    lo.push(first);
+    hi.push(Math.max(first, end));
+  }
+  const o = g.out;
+  const all: Box[] = [
+    [lo[0], lo[1], lo[2], hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]],
+    [0, 0, 0, lo[0], o[1], o[2]],
+    [hi[0], 0, 0, o[0] - hi[0], o[1], o[2]],
+    [lo[0], 0, 0, hi[0] - lo[0], lo[1], o[2]],
+    [lo[0], hi[1], 0, hi[0] - lo[0], o[1] - hi[1], o[2]],
+    [lo[0], lo[1], 0, hi[0] - lo[0], hi[1] - lo[1], lo[2]],
+    [lo[0], lo[1], hi[2], hi[0] - lo[0], hi[1] - lo[1], o[2] - hi[2]],
+  ];
+  return [all[0], ...all.slice(1).filter((b) => b[3] * b[4] * b[5] > 0)];
 }
 
 /** The tensor arguments of each op, as messages name them. */

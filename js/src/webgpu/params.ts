@@ -10,7 +10,9 @@ export const PARAM_FIELDS = [
   'in_plane', 'out_plane',
   'in_d', 'in_h', 'in_w', 'out_d', 'out_h', 'out_w',
   'k_d', 'k_h', 'k_w', 's_d', 's_h', 's_w', 'p_d', 'p_h', 'p_w', 'd_d', 'd_h', 'd_w',
-  'flags',     // per family (pool backward: the window-free path)
+  'flags',     // per family (pool backward: the window-free path; pool: a box's items)
+  // A box of outputs (pool: a max pool's interior, or an edge around it)
+  'box_d0', 'box_h0', 'box_w0', 'box_d', 'box_h', 'box_w',
   'base',      // the chunk's first element (of the tensor whose positions are recorded)
 ] as const;
 
