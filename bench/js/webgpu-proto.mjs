@@ -185,6 +185,85 @@ fn gather(@builtin(global_invocation_id) gid: vec3<u32>) {
   y[t] = v;
 }`;
 
+// Unpool as a plain scatter where the windows are disjoint (stride >=
+// kernel): each input element checks that its index lies in its own window
+// (then no two share a target) and writes its value there, over an output
+// cleared by clearBuffer; elements whose index is not in their window are
+// counted (the library would then run its scatter + gather instead).
+const PLAIN_SCATTER = /* wgsl */ `
+struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
+@group(0) @binding(0) var<uniform> p: P;
+@group(0) @binding(1) var<storage, read> x: array<u32>;
+@group(0) @binding(2) var<storage, read> idx: array<u32>;
+@group(0) @binding(3) var<storage, read_write> y: array<u32>;
+@group(0) @binding(4) var<storage, read_write> bad: atomic<u32>;
+@compute @workgroup_size(${WG})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let e = gid.y * p.gx * ${WG}u + gid.x;
+  if (e >= p.count) { return; }
+  let r = e / p.ow;
+  let ow = e - r * p.ow;
+  let plane = r / p.oh;
+  let oh = r - plane * p.oh;
+  let i = idx[e];
+  let h = i / p.iw;
+  let w = i - h * p.iw;
+  if (i >= p.iw * p.ih || h - 2u * oh >= 2u || w - 2u * ow >= 2u) {
+    atomicAdd(&bad, 1u);
+    return;
+  }
+  y[plane * p.iw * p.ih + i] = x[e];
+}`;
+
+// The floor of any compute shader that does the pool's memory traffic:
+// one invocation per output reads its window's four input words (the same
+// div/mod chain for its address) and writes one value word and one index
+// word, with no keys or NaN rule (an unsigned max of the raw words); and a
+// plain word-for-word copy of the bytes copyBufferToBuffer copies (the
+// pool's reads plus its writes), one word an invocation, and four words
+// (a vec4<u32>) an invocation.
+const FLOOR_TOUCH = /* wgsl */ `
+struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
+@group(0) @binding(0) var<uniform> p: P;
+@group(0) @binding(1) var<storage, read> x: array<u32>;
+@group(0) @binding(2) var<storage, read_write> y: array<u32>;
+@group(0) @binding(3) var<storage, read_write> idx: array<u32>;
+@compute @workgroup_size(${WG})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let e = gid.y * p.gx * ${WG}u + gid.x;
+  if (e >= p.count) { return; }
+  let r = e / p.ow;
+  let ow = e - r * p.ow;
+  let plane = r / p.oh;
+  let oh = r - plane * p.oh;
+  let i = (plane * p.ih + 2u * oh) * p.iw + 2u * ow;
+  let m = max(max(x[i], x[i + 1u]), max(x[i + p.iw], x[i + p.iw + 1u]));
+  y[e] = m;
+  idx[e] = i;
+}`;
+const FLOOR_COPY = /* wgsl */ `
+struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
+@group(0) @binding(0) var<uniform> p: P;
+@group(0) @binding(1) var<storage, read> a: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b: array<u32>;
+@compute @workgroup_size(${WG})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.y * p.gx * ${WG}u + gid.x;
+  if (i >= p.count) { return; }
+  b[i] = a[i];
+}`;
+const FLOOR_COPY4 = /* wgsl */ `
+struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
+@group(0) @binding(0) var<uniform> p: P;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> b: array<vec4<u32>>;
+@compute @workgroup_size(${WG})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.y * p.gx * ${WG}u + gid.x;
+  if (i >= p.count) { return; }
+  b[i] = a[i];
+}`;
+
 const U = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 };
 const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 
@@ -302,6 +381,35 @@ export async function protoBench(device, gpu, shape, reps = 15) {
     e.copyBufferToBuffer(a, 0, b, 0, nIn * 4 + 2 * nOut * 4);
     q.submit([e.finish()]);
   };
+  const plainPipe = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: PLAIN_SCATTER }), entryPoint: 'main' } });
+  const upPlain = buf(nIn * 4);
+  const badPlain = buf(4);
+  const plainGroup = group(plainPipe, { 0: uOut, 1: y, 2: idx, 3: upPlain, 4: badPlain });
+  const plainScatter = () => {
+    const e = device.createCommandEncoder();
+    e.clearBuffer(upPlain);
+    e.clearBuffer(badPlain);
+    pass(e, plainPipe, plainGroup, nOut);
+    q.submit([e.finish()]);
+  };
+  const words = nIn + 2 * nOut;
+  const pipe = (code) => device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
+  const touchPipe = pipe(FLOOR_TOUCH);
+  const copyPipe = pipe(FLOOR_COPY);
+  const copy4Pipe = pipe(FLOOR_COPY4);
+  const yTouch = buf(nOut * 4);
+  const iTouch = buf(nOut * 4);
+  const touchGroup = group(touchPipe, { 0: uOut, 1: x.buffer, 2: yTouch, 3: iTouch });
+  const uWords = uniform(words);
+  const uWords4 = device.createBuffer({ size: 32, usage: U.UNIFORM | U.COPY_DST });
+  q.writeBuffer(uWords4, 0, new Uint32Array([OW, OH, W, H, words / 4, dispatch(words / 4)[0], 0, 0]));
+  const copyGroup = group(copyPipe, { 0: uWords, 1: a, 2: b });
+  const copy4Group = group(copy4Pipe, { 0: uWords4, 1: a, 2: b });
+  const shaderPass = (pipe, g, n) => () => {
+    const e = device.createCommandEncoder();
+    pass(e, pipe, g, n);
+    q.submit([e.finish()]);
+  };
   const poolOut = { kernelSize: 2, out: { output: lib.output, indices: lib.indices } };
   const cases = {
     'library pool': () => gpu.maxPool2d(x, poolOut),
@@ -310,10 +418,15 @@ export async function protoBench(device, gpu, shape, reps = 15) {
     'plain f32 max pool, no indices (ORT\'s kernel in NCHW)': f32Pool,
     'library unpool': () => gpu.maxUnpool2d(lib.output, lib.indices, { kernelSize: 2, out: libY }),
     'prototype unpool (check + gather)': protoUnpool,
+    'unpool as clearBuffer + plain scatter (windows disjoint, each index checked in its own window)': plainScatter,
     'scatter + gather, winners kept and cleared': scatterGather(false),
     'scatter + gather, fresh winners buffer each call': scatterGather(true),
     [`clearBuffer of the winners (${(clearBytes / 1e6).toFixed(2)} MB) alone`]: clearOnly,
     'copy of the bytes': copy,
+    'floor: a shader reading each window\'s 4 words, writing a value and an index word': shaderPass(touchPipe, touchGroup, nOut),
+    'floor: WGSL word-for-word copy of the same bytes as the copy (u32 an invocation)': shaderPass(copyPipe, copyGroup, words),
+    'floor: WGSL copy of the same bytes, vec4<u32> an invocation': shaderPass(copy4Pipe, copy4Group, words / 4),
+    'copy of the bytes (again, after the shaders)': copy,
   };
   const times = {};
   const host = {};  // the call alone, before the wait (its JavaScript and the API calls)
@@ -355,9 +468,11 @@ export async function protoBench(device, gpu, shape, reps = 15) {
     'tiled pool indices': await same(iT, lib.indices.buffer, nOut * 4),
     unpooled: await same(up, libY.buffer, nIn * 4),
     'scatter + gather unpooled': await same(upSG, libY.buffer, nIn * 4),
+    'plain scatter unpooled': await same(upPlain, libY.buffer, nIn * 4),
+    'plain scatter: indices outside their window': (await read(badPlain, 4))[0],
     'indices outside their window (pass 1)': (await read(bad, 4))[0],
   };
   for (const t of [x, lib.output, lib.indices, libY]) t.destroy();
-  for (const t of [y, idx, up, bad, a, b, yF, yT, iT, uRows, win, upSG]) t.destroy();
+  for (const t of [y, idx, up, bad, a, b, yF, yT, iT, uRows, win, upSG, yTouch, iTouch, uWords, uWords4, upPlain, badPlain]) t.destroy();
   return { times, host, checks };
 }
