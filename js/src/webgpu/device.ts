@@ -7,7 +7,7 @@ import type { Call, Input } from '../call.js';
 import { ArrayClass, DType, DTYPES, Kind, namesOf, typeNamed, ValueDType } from '../dtypes.js';
 import type { Runtime } from '../heap.js';
 import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
-import { GpuBufferLike, GpuCommandEncoderLike, GpuComputePipelineLike, GpuDeviceLike,
+import { GpuBufferLike, GpuCommandEncoderLike, GpuComputePassLike, GpuComputePipelineLike, GpuDeviceLike,
   GpuBindGroupLayoutLike, USAGE } from './gpu.js';
 import { PARAMS_BYTES, PARAMS_WGSL, paramWords, Params } from './params.js';
 import { shaders } from './shaders.js';
@@ -39,7 +39,7 @@ const FAMILIES: Readonly<Record<string, { files: readonly string[]; bindings: re
   },
   unpool: {
     files: ['common', 'status', 'unpool'],
-    bindings: ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'storage'],
+    bindings: ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'storage', 'read-only-storage'],
   },
 };
 
@@ -105,8 +105,10 @@ export class GpuBackend implements GpuOwner {
   private readonly pipelines = new Map<string, GpuComputePipelineLike>();
   private readonly layouts = new Map<string, { group: GpuBindGroupLayoutLike; pipeline: unknown }>();
   private lostMessage: string | undefined;
-  /** A small buffer bound where a kernel's binding is unused. */
-  private dummy: GpuBufferLike | undefined;
+  /** Small buffers bound where a kernel's binding is unused, one per binding slot. */
+  private readonly dummies: GpuBufferLike[] = [];
+  /** The compute pass a call's dispatches share (endPass() closes it). */
+  private open: { enc: GpuCommandEncoderLike; pass: GpuComputePassLike } | undefined;
 
   /**
    * @param bindingLimit - bytes a kernel binds of one tensor at most, below
@@ -339,23 +341,41 @@ export class GpuBackend implements GpuOwner {
     });
     temps.push(uniform);
     this.device.queue.writeBuffer(uniform, 0, paramWords({ ...params, groups_x: gx }));
-    this.dummy ??= this.device.createBuffer({ size: 16, usage: USAGE.STORAGE, label: 'unpool unused' });
     const pipeline = this.pipeline(family, entry, constants);
     const bindLimit = this.device.limits.maxStorageBufferBindingSize;
     const group = this.device.createBindGroup({
       layout: this.layoutOf(family).group,
       entries: [{ binding: 0, resource: { buffer: uniform } },
         ...FAMILIES[family].bindings.map((_, i) => {
-          const b = buffers[i] ?? this.dummy!;
+          const b = buffers[i] ?? (this.dummies[i] ??= this.device.createBuffer({
+            size: 16, usage: USAGE.STORAGE, label: 'unpool unused',
+          }));
           const resource = 'buffer' in b ? b : { buffer: b, offset: 0, size: bindBytes(b, bindLimit) };
           return { binding: i + 1, resource };
         })],
     });
-    const pass = enc.beginComputePass({ label: `unpool ${family}/${entry}` });
+    const pass = this.passOf(enc);
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, group);
     pass.dispatchWorkgroups(gx, gy, 1);
-    pass.end();
+  }
+
+  /**
+   * One compute pass for a call's dispatches: each dispatch is its own
+   * usage scope, and sees the storage writes of those before it in the pass.
+   */
+  private passOf(enc: GpuCommandEncoderLike): GpuComputePassLike {
+    if (this.open?.enc !== enc) {
+      this.endPass();
+      this.open = { enc, pass: enc.beginComputePass({ label: 'unpool' }) };
+    }
+    return this.open.pass;
+  }
+
+  /** Ends the open compute pass (before a copy or clear, and before finish()). */
+  private endPass(): void {
+    this.open?.pass.end();
+    this.open = undefined;
   }
 
   /** A status buffer: [NONE, 0, 0, 0], for one call's content checks. */
@@ -561,13 +581,18 @@ export class GpuBackend implements GpuOwner {
         const status = newCheck();
         const win = scratch((outputs[0].size / Math.max(units, 1)) * most * 4, 'unpool winners');
         run((part, n, params, base) => {
-          if (chunks.length > 1) enc.clearBuffer(win);
+          if (chunks.length > 1) {
+            this.endPass();
+            enc.clearBuffer(win);
+          }
           const buffers = [part(inputs[0]), part(inputs[1]), part(outputs[0]), win, status];
           const at = { ...params, base: base(inputs[1]) };
           this.dispatch(enc, 'unpool', 'scatter', constants, { ...at, count: n(inputs[0]) }, n(inputs[0]),
                         buffers, temps);
           const count = n(outputs[0]);
-          this.dispatch(enc, 'unpool', 'gather', constants, { ...at, count }, items(count), buffers, temps);
+          // The gather reads the winners through its read-only binding (6).
+          this.dispatch(enc, 'unpool', 'gather', constants, { ...at, count }, items(count),
+                        [part(inputs[0]), part(inputs[1]), part(outputs[0]), undefined, status, win], temps);
           this.dispatch(enc, 'unpool', 'error_value', constants, { ...at, count: n(inputs[1]) }, 1, buffers, temps);
         });
         break;
@@ -586,6 +611,7 @@ export class GpuBackend implements GpuOwner {
       default:
         throw new UnpoolError(`${fn}: not available on the WebGPU backend yet`, 'unsupported');
     }
+    this.endPass();
     this.device.queue.submit([enc.finish()]);
     for (const t of temps) t.destroy();
   }
@@ -661,6 +687,7 @@ export class GpuBackend implements GpuOwner {
       this.dispatch(enc, 'convert', 'convert', constants, params, n, buffers, temps);
       this.dispatch(enc, 'convert', 'error_value', constants, params, 1, buffers, temps);
     }
+    this.endPass();
     this.device.queue.submit([enc.finish()]);
     for (const t of temps) t.destroy();
     });

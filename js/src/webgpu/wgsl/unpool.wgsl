@@ -20,6 +20,10 @@
 @group(0) @binding(4) var<storage, read_write> win: array<atomic<u32>>;
 // [first bad position or NONE, its value's lo, hi, unused]
 @group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>, 4>;
+// The gather's view of the winners (the same buffer as `win`, which the
+// gather's bind group leaves unbound: one buffer cannot be bound both
+// read-write and read-only in one dispatch): plain loads, not atomic ones.
+@group(0) @binding(6) var<storage, read> won: array<u32>;
 
 fn x_value(i: u32) -> vec2<u32> {
   let w = word_of(i);
@@ -60,7 +64,7 @@ fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) 
 
 // Output element t's value: its winner's, or +0.
 fn unpooled(t: u32) -> vec2<u32> {
-  let w = atomicLoad(&win[t]);
+  let w = won[t];
   if (w == 0u) { return vec2<u32>(0u, 0u); }
   return x_value(w - 1u);
 }
@@ -70,11 +74,15 @@ fn unpooled(t: u32) -> vec2<u32> {
 // function: 0 unpooled, 1 gathered.
 fn write_item(item: u32, which: u32) {
   let bits = elem_bits();
-  if (bits == 64u) {
+  if (bits >= 32u) {
     if (item >= P.count) { return; }
     let v = value_of(item, which);
-    y[2u * item] = v.x;
-    y[2u * item + 1u] = v.y;
+    if (bits == 64u) {
+      y[2u * item] = v.x;
+      y[2u * item + 1u] = v.y;
+    } else {
+      y[item] = v.x;
+    }
     return;
   }
   let per = 32u / bits;
