@@ -330,12 +330,10 @@ export class GpuBackend implements GpuOwner {
    */
   dispatch(enc: GpuCommandEncoderLike, family: string, entry: string,
            constants: Record<string, number>, params: Params, items: number,
-           buffers: (GpuBufferLike | Range | undefined)[], temps: GpuBufferLike[]): void {
+           buffers: (GpuBufferLike | Range | undefined)[], temps: GpuBufferLike[],
+           indirect?: { buffer: GpuBufferLike; offset: number }): void {
     if (items === 0) return;
-    const limit = this.device.limits.maxComputeWorkgroupsPerDimension;
-    const groups = entry === 'error_value' ? 1 : Math.ceil(items / WG);
-    const gx = Math.min(groups, limit);
-    const gy = Math.ceil(groups / gx);
+    const [gx, gy] = this.groupsOf(entry === 'error_value' ? 1 : items);
     const uniform = this.device.createBuffer({
       size: PARAMS_BYTES, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'unpool params',
     });
@@ -357,7 +355,15 @@ export class GpuBackend implements GpuOwner {
     const pass = this.passOf(enc);
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, group);
-    pass.dispatchWorkgroups(gx, gy, 1);
+    if (indirect === undefined) pass.dispatchWorkgroups(gx, gy, 1);
+    else pass.dispatchWorkgroupsIndirect(indirect.buffer, indirect.offset);
+  }
+
+  /** The workgroups (x, y) of a dispatch of `items` work items, folded into y past the x limit. */
+  private groupsOf(items: number): [number, number] {
+    const groups = Math.ceil(items / WG);
+    const gx = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
+    return [gx, Math.ceil(groups / gx)];
   }
 
   /**
@@ -579,6 +585,13 @@ export class GpuBackend implements GpuOwner {
       }
       case 'maxUnpool': {
         const status = newCheck();
+        // Disjoint windows (stride >= kernel: then indices that each lie in
+        // their own window name distinct targets), whole-word values, one
+        // chunk, an output that clearBuffer may write: the plain scatter
+        // first (unpool.wgsl).
+        const plain = bytes >= 4 && chunks.length === 1 &&
+            (outputs[0].raw.usage & USAGE.COPY_DST) !== 0 &&
+            g.kernel.every((k, i) => k >= 1 && g.stride[i] >= k);
         const win = scratch((outputs[0].size / Math.max(units, 1)) * most * 4, 'unpool winners');
         run((part, n, params, base) => {
           if (chunks.length > 1) {
@@ -587,12 +600,29 @@ export class GpuBackend implements GpuOwner {
           }
           const buffers = [part(inputs[0]), part(inputs[1]), part(outputs[0]), win, status];
           const at = { ...params, base: base(inputs[1]) };
-          this.dispatch(enc, 'unpool', 'scatter', constants, { ...at, count: n(inputs[0]) }, n(inputs[0]),
-                        buffers, temps);
           const count = n(outputs[0]);
+          let fallback: { buffer: GpuBufferLike; offset: number }[] = [];
+          if (plain && n(inputs[0]) > 0 && count > 0) {
+            // scatter_plain first; the scatter + gather run only if it armed them (unpool.wgsl).
+            const [sx, sy] = this.groupsOf(n(inputs[0]));
+            const [gx, gy] = this.groupsOf(items(count));
+            const args = this.device.createBuffer({
+              size: 32, usage: USAGE.STORAGE | USAGE.INDIRECT | USAGE.COPY_DST, label: 'unpool fallback',
+            });
+            temps.push(args);
+            this.device.queue.writeBuffer(args, 0, new Uint32Array([0, sy, 1, 0, gy, 1, sx, gx]));
+            this.endPass();
+            enc.clearBuffer(outputs[0].raw, 0, outputs[0].byteLength);
+            this.dispatch(enc, 'unpool', 'scatter_plain', constants, { ...at, count: n(inputs[0]) }, n(inputs[0]),
+                          [part(inputs[0]), part(inputs[1]), part(outputs[0]), args, status], temps);
+            fallback = [{ buffer: args, offset: 0 }, { buffer: args, offset: 12 }];
+          }
+          this.dispatch(enc, 'unpool', 'scatter', constants, { ...at, count: n(inputs[0]) }, n(inputs[0]),
+                        buffers, temps, fallback[0]);
           // The gather reads the winners through its read-only binding (6).
           this.dispatch(enc, 'unpool', 'gather', constants, { ...at, count }, items(count),
-                        [part(inputs[0]), part(inputs[1]), part(outputs[0]), undefined, status, win], temps);
+                        [part(inputs[0]), part(inputs[1]), part(outputs[0]), undefined, status, win], temps,
+                        fallback[1]);
           this.dispatch(enc, 'unpool', 'error_value', constants, { ...at, count: n(inputs[1]) }, 1, buffers, temps);
         });
         break;

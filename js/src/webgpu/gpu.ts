@@ -8,6 +8,7 @@
 /** GPUBufferUsage bits (WebGPU §5.1). */
 export const USAGE = {
   MAP_READ: 0x0001, COPY_SRC: 0x0004, COPY_DST: 0x0008, UNIFORM: 0x0040, STORAGE: 0x0080,
+  INDIRECT: 0x0100,
 } as const;
 
 export interface GpuBufferLike {
@@ -35,6 +36,7 @@ export interface GpuComputePassLike {
   setPipeline(p: GpuComputePipelineLike): void;
   setBindGroup(index: number, group: GpuBindGroupLike): void;
   dispatchWorkgroups(x: number, y?: number, z?: number): void;
+  dispatchWorkgroupsIndirect(buffer: GpuBufferLike, offset: number): void;
   end(): void;
 }
 

@@ -7,6 +7,11 @@
 // that are not); values of every dtype with NaN, ±0, subnormals, ±inf,
 // ties and the type's extremes; both layouts and index types. Bits equal
 // the WebAssembly API's.
+//
+// And max unpool's two paths (unpool.wgsl): with disjoint windows (stride
+// >= kernel) and 32- or 64-bit values, a plain scatter over a cleared
+// output, which falls back to the scatter + gather when an index is not in
+// its own window (elsewhere in the plane, a duplicate, outside the plane).
 import * as unpool from '../../../dist/index.js';
 import { initWebGPU } from '../../../dist/webgpu/index.js';
 
@@ -153,6 +158,72 @@ export const cases = [
         }
       }
       ctx.log(`${windows} windows agree`);
+    },
+  },
+  {
+    name: 'max unpool, disjoint windows: the plain scatter, and its fallback (index elsewhere, duplicate, outside the plane)',
+    run: async (ctx) => {
+      await unpool.init();
+      const gpu = await initWebGPU({ device: await ctx.requestDevice() });
+      const count = 48;
+      let fellBack = 0, errors = 0;
+      for (let t = 0; t < count; ++t) {
+        const seed = 9500 + t;
+        const r = rng(seed);
+        try {
+          const dims = 1 + Math.floor(r() * 3);
+          const dtype = ['float32', 'float64', 'int32', 'int64', 'float16', 'uint8'][t % 6];
+          const kernel = [], stride = [], padding = [], spatial = [];
+          for (let i = 0; i < dims; ++i) {
+            const k = 1 + Math.floor(r() * 3);
+            kernel.push(k);
+            stride.push(k + Math.floor(r() * 2));
+            padding.push(Math.floor(r() * (Math.floor(k / 2) + 1)));
+            spatial.push(k + Math.floor(r() * (dims === 3 ? 5 : 10)));
+          }
+          const last = r() < 0.4;
+          const n = 1 + Math.floor(r() * 2), c = 1 + Math.floor(r() * 3);
+          const shape = last ? [n, ...spatial, c] : [n, c, ...spatial];
+          const lo = last ? { layout: ['NLC', 'NHWC', 'NDHWC'][dims - 1] } : {};
+          const indexType = r() < 0.5 ? 'int64' : 'int32';
+          const x = { ...values(r, dtype, shape.reduce((a, b) => a * b, 1)), shape };
+          const pooled = unpool[`maxPool${dims}d`](x, { kernelSize: kernel, stride, padding, indexType, ...lo });
+          const idx = pooled.indices.data.slice();
+          const plane = spatial.reduce((a, b) => a * b, 1);
+          // 0: as pooled (every index in its own window); 1: one elsewhere in
+          // the plane; 2: one a duplicate of another's; 3: one outside the plane.
+          const mode = t % 4;
+          const at = Math.floor(r() * idx.length);
+          const big = typeof idx[0] === 'bigint';
+          if (mode === 1) idx[at] = big ? BigInt(Math.floor(r() * plane)) : Math.floor(r() * plane);
+          if (mode === 2) idx[at] = idx[Math.floor(r() * idx.length)];
+          if (mode === 3) idx[at] = big ? BigInt(plane + 3) : -2;
+          const options = { kernelSize: kernel, stride, padding, ...lo };
+          const indices = { data: idx, shape: pooled.indices.shape };
+          let cpu, cpuError;
+          try { cpu = unpool[`maxUnpool${dims}d`](pooled.output, indices, options); } catch (e) { cpuError = e; }
+          const P = gpu.upload(pooled.output);
+          const I = gpu.upload(indices);
+          // A shape error is thrown at the call (both APIs); a bad index at read().
+          let g, thrown;
+          try { g = gpu[`maxUnpool${dims}d`](P, I, options); } catch (e) { thrown = e; }
+          if (cpuError) {
+            if (!thrown) errors += 1;
+            const got = thrown ?? await g.read().then(() => undefined, (e) => e);
+            if (!got || got.message !== cpuError.message || got.code !== cpuError.code) {
+              throw new Error(`expected ${cpuError.code} "${cpuError.message}", got ${got ? `${got.code} "${got.message}"` : 'no error'}`);
+            }
+          } else {
+            if (mode !== 0) fellBack += 1;
+            await agree(`unpool (${dtype}, mode ${mode}, ${JSON.stringify({ ...options, indexType })})`, cpu, g);
+          }
+          P.destroy(); I.destroy(); g?.destroy();
+        } catch (e) {
+          throw new Error(`seed ${seed}: ${e.message}`);
+        }
+      }
+      if (errors === 0 || fellBack === 0) throw new Error(`the trials reached ${errors} errors and ${fellBack} fallbacks`);
+      ctx.log(`${count} random trials agree (${fellBack} with one index changed, ${errors} errors worded as on the CPU)`);
     },
   },
 ];

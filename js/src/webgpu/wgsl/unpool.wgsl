@@ -62,6 +62,53 @@ fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) 
   atomicMax(&win[t], e + 1u);
 }
 
+// Where a max unpool's windows are disjoint (stride >= kernel along every
+// dim) and its values are 32 or 64 bits wide, device.ts first runs
+// scatter_plain over an output cleared to +0: each input element whose
+// index lies in its own window writes its value at its target (no two
+// share one: the windows are disjoint). An element whose index does not
+// (or lies outside the plane) arms the fallback: it copies the scatter's and
+// the gather's workgroup counts from words 6 and 7 of `win` (bound here to
+// the indirect-dispatch arguments: scatter at words 0-2, gather at 3-5)
+// into words 0 and 3, and the scatter + gather above then run (indirect)
+// and write every output; otherwise they run no workgroup.
+@compute @workgroup_size(WG)
+fn scatter_plain(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let e = item_of(wid, lid);
+  if (e >= P.count) { return; }
+  let t = target_of(e);
+  // e's position in its pooled plane, and t's in the unpooled one.
+  var o = e % P.in_plane;
+  var v = t % P.out_plane;
+  if (P.channels_last != 0u) {
+    o = (e / P.channels) % P.in_plane;
+    v = (t / P.channels) % P.out_plane;
+  }
+  let ow = o % P.in_w;
+  let oh = (o / P.in_w) % P.in_h;
+  let od = o / (P.in_w * P.in_h);
+  let vw = v % P.out_w;
+  let vh = (v / P.out_w) % P.out_h;
+  let vd = v / (P.out_w * P.out_h);
+  // v - (o s - p) in [0, k) along each dim (i32: a window may start before 0).
+  let own = t != NONE &&
+      u32(i32(vd) - (i32(od * P.s_d) - i32(P.p_d))) < P.k_d &&
+      u32(i32(vh) - (i32(oh * P.s_h) - i32(P.p_h))) < P.k_h &&
+      u32(i32(vw) - (i32(ow * P.s_w) - i32(P.p_w))) < P.k_w;
+  if (!own) {
+    atomicStore(&win[0], atomicLoad(&win[6]));
+    atomicStore(&win[3], atomicLoad(&win[7]));
+    return;
+  }
+  let value = x_value(e);
+  if (elem_bits() == 64u) {
+    y[2u * t] = value.x;
+    y[2u * t + 1u] = value.y;
+  } else {
+    y[t] = value.x;
+  }
+}
+
 // Output element t's value: its winner's, or +0.
 fn unpooled(t: u32) -> vec2<u32> {
   let w = won[t];
