@@ -8,6 +8,7 @@
 //   Node 24 + webgpu (SwiftShader Vulkan): WEBGPU_PACKAGE=... VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json \
 //                     node bench/js/webgpu-ab.mjs A_DIST B_DIST [op] [shape] [rounds]
 // op: pool | unpool (2d, kernel 2 stride 2 unless the shape has 3 dims: 1d).
+// OPTIONS (JSON): { options, dtype ('float32' | 'int32'), reps, moved }.
 import { input } from './suite.mjs';
 
 const args = typeof Deno !== 'undefined' ? Deno.args : process.argv.slice(2);
@@ -41,19 +42,29 @@ const dtype = extra.dtype ?? 'float32';
 const host = dtype === 'float32' ? { data: input(shape), shape }
   : { data: Int32Array.from(input(shape), (v) => Math.round(v * 1000)), shape };
 const o = { kernelSize: 2, ...(extra.options ?? {}) };
-const calls = sides.map((g) => {
+// extra.moved: index 0 moved to the next window (index + 2: an index not
+// in its own window, which sends the plain unpool to its fallback).
+const indicesOf = async (g, p) => {
+  if (!extra.moved) return p.indices;
+  const r = await p.indices.read();
+  r.data[0] += typeof r.data[0] === 'bigint' ? 2n : 2;
+  return g.upload({ data: r.data, shape: r.shape });
+};
+const calls = [];
+const results = [];
+for (const g of sides) {
   const x = g.upload(host);
   const p = g[pool](x, o);
-  if (op === 'pool') return () => g[pool](x, { ...o, out: { output: p.output, indices: p.indices } });
-  const y = g[unp](p.output, p.indices, o);
-  return op === 'pool' ? () => g[pool](x, { ...o, out: { output: p.output, indices: p.indices } })
-    : () => g[unp](p.output, p.indices, { ...o, out: y });
-});
-const results = sides.map((g) => {
-  const x = g.upload(host);
-  const p = g[pool](x, o);
-  return op === 'pool' ? [p.output, p.indices] : [p.output, p.indices, g[unp](p.output, p.indices, o)];
-});
+  if (op === 'pool') {
+    calls.push(() => g[pool](x, { ...o, out: { output: p.output, indices: p.indices } }));
+    results.push([p.output, p.indices]);
+    continue;
+  }
+  const ind = await indicesOf(g, p);
+  const y = g[unp](p.output, ind, o);
+  calls.push(() => g[unp](p.output, ind, { ...o, out: y }));
+  results.push([p.output, ind, y]);
+}
 const bits = async (t) => { const r = await t.read(); return new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength); };
 for (let k = 0; k < results[0].length; k++) {
   const [a, b] = [await bits(results[0][k]), await bits(results[1][k])];
