@@ -8,7 +8,7 @@
 //   Node 24 + webgpu (SwiftShader Vulkan): WEBGPU_PACKAGE=... VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json \
 //                     node bench/js/webgpu-ab.mjs A_DIST B_DIST [op] [shape] [rounds]
 // op: pool | unpool (2d, kernel 2 stride 2 unless the shape has 3 dims: 1d).
-// OPTIONS (JSON): { options, dtype ('float32' | 'int32'), reps, moved }.
+// OPTIONS (JSON): { options, dtype ('float32' | 'float16' | 'int32'), reps, moved }.
 import { input } from './suite.mjs';
 
 const args = typeof Deno !== 'undefined' ? Deno.args : process.argv.slice(2);
@@ -40,7 +40,8 @@ const dims = shape.length - 2;
 const pool = `maxPool${dims}d`, unp = `maxUnpool${dims}d`;
 const dtype = extra.dtype ?? 'float32';
 const host = dtype === 'float32' ? { data: input(shape), shape }
-  : { data: Int32Array.from(input(shape), (v) => Math.round(v * 1000)), shape };
+  : dtype === 'float16' ? { data: Uint16Array.from(input(shape), (v, i) => ((i * 7919) & 0x7bff) | (v < 0 ? 0x8000 : 0)), shape, dtype }
+    : { data: Int32Array.from(input(shape), (v) => Math.round(v * 1000)), shape };
 const o = { kernelSize: 2, ...(extra.options ?? {}) };
 // extra.moved: index 0 moved to the next window (index + 2: an index not
 // in its own window, which sends the plain unpool to its fallback).
