@@ -307,12 +307,13 @@ export class GpuBackend implements GpuOwner {
     return l;
   }
 
-  private pipeline(family: string, entry: string, constants: Record<string, number>):
-      GpuComputePipelineLike {
-    const key = `${family}/${entry}/${JSON.stringify(constants)}`;
+  private pipeline(family: string, entry: string, constants: Record<string, number>,
+                   taps: readonly number[] = [1, 1, 1]): GpuComputePipelineLike {
+    const key = `${family}/${entry}/${JSON.stringify(constants)}/${taps.join('x')}`;
     let p = this.pipelines.get(key);
     if (p === undefined) {
-      const code = PARAMS_WGSL + FAMILIES[family].files.map((f) => shaders[f]).join('\n');
+      let code = PARAMS_WGSL + FAMILIES[family].files.map((f) => shaders[f]).join('\n');
+      if (family === 'pool') code += interiorTaps(taps);
       const module = this.device.createShaderModule({ code, label: `unpool ${family}` });
       p = this.device.createComputePipeline({
         layout: this.layoutOf(family).pipeline, label: `unpool ${key}`,
@@ -331,7 +332,7 @@ export class GpuBackend implements GpuOwner {
   dispatch(enc: GpuCommandEncoderLike, family: string, entry: string,
            constants: Record<string, number>, params: Params, items: number,
            buffers: (GpuBufferLike | Range | undefined)[], temps: GpuBufferLike[],
-           indirect?: { buffer: GpuBufferLike; offset: number }): void {
+           indirect?: { buffer: GpuBufferLike; offset: number }, taps?: readonly number[]): void {
     if (items === 0) return;
     const [gx, gy] = this.groupsOf(entry === 'error_value' ? 1 : items);
     const uniform = this.device.createBuffer({
@@ -339,7 +340,7 @@ export class GpuBackend implements GpuOwner {
     });
     temps.push(uniform);
     this.device.queue.writeBuffer(uniform, 0, paramWords({ ...params, groups_x: gx }));
-    const pipeline = this.pipeline(family, entry, constants);
+    const pipeline = this.pipeline(family, entry, constants, taps);
     const bindLimit = this.device.limits.maxStorageBufferBindingSize;
     const group = this.device.createBindGroup({
       layout: this.layoutOf(family).group,
@@ -537,14 +538,15 @@ export class GpuBackend implements GpuOwner {
           }
           // The interior box on its own kernel, each edge box on the general one.
           const [inner, ...edges] = boxesOf(g);
-          for (const [box, entry, kk, flags] of [[inner, 'pool_interior', { ...k, ...taps }, 0] as const,
-            ...edges.map((b) => [b, 'pool', k, 1] as const)]) {
+          for (const [box, entry, flags] of [[inner, 'pool_interior', 0] as const,
+            ...edges.map((b) => [b, 'pool', 1] as const)]) {
             const count = params.planes! * box[3] * box[4] * box[5];
             const at = {
               ...params, count, flags,
               box_d0: box[0], box_h0: box[1], box_w0: box[2], box_d: box[3], box_h: box[4], box_w: box[5],
             };
-            this.dispatch(enc, 'pool', entry, kk, at, count, buffers, temps);
+            this.dispatch(enc, 'pool', entry, k, at, count, buffers, temps, undefined,
+                          entry === 'pool_interior' ? taps : undefined);
           }
         });
         break;
@@ -727,15 +729,35 @@ export class GpuBackend implements GpuOwner {
 }
 
 /**
- * The max pool's tap counts as pipeline constants (KD, KH, KW of
- * pool.wgsl's pool_interior) when every kernel dim is at most
- * SPECIALISED_TAPS, which keeps its pipelines per dtype and index type to at
- * most 4^3; none for larger kernels (the general kernel alone).
+ * The max pool's tap counts (D, H, W) for pool.wgsl's pool_interior when
+ * every kernel dim is at most SPECIALISED_TAPS, which keeps its pipelines
+ * per dtype and index type to at most 4^3; none for larger kernels (the
+ * general kernel alone).
  */
 const SPECIALISED_TAPS = 4;
-function tapCounts(g: PlanGeometry): Record<string, number> | undefined {
+function tapCounts(g: PlanGeometry): number[] | undefined {
   if (g.kernel.some((k) => k < 1 || k > SPECIALISED_TAPS)) return undefined;
-  return { KD: g.kernel[0], KH: g.kernel[1], KW: g.kernel[2] };
+  return [...g.kernel];
+}
+
+/**
+ * pool.wgsl's interior_taps() for a kernel of kd x kh x kw taps: one take()
+ * per tap, in (d, h, w) order, written out (not a loop: see pool.wgsl).
+ */
+function interiorTaps([kd, kh, kw]: readonly number[]): string {
+  const lines: string[] = [];
+  const term = (n: number, j: string) => (n === 0 ? '' : ` + ${n}u * ${j}`);
+  for (let d = 0; d < kd; d++) {
+    for (let h = 0; h < kh; h++) {
+      for (let w = 0; w < kw; w++) {
+        const pos = `pos0${term(d, 'jd')}${term(h, 'jh')}${term(w, 'jw')}`;
+        lines.push(`  { let pos = ${pos}; m = take(m, pos, x_value(base + pos * step)); }`);
+      }
+    }
+  }
+  return '\nfn interior_taps(base: u32, step: u32, pos0: u32, jd: u32, jh: u32, jw: u32) -> Running {\n' +
+      '  let lowest = neg_inf();\n  var m = Running(lowest, key(lowest), pos0, false);\n' +
+      `${lines.join('\n')}\n  return m;\n}\n`;
 }
 
 /** A box of outputs: its first (d, h, w) and its extent (d, h, w). */
