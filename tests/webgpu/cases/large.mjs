@@ -9,17 +9,7 @@
 // the CPU's message (positions count from the tensor's start).
 import * as unpool from '../../../dist/index.js';
 import { initWebGPU } from '../../../dist/webgpu/index.js';
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../rng.mjs';
 
 function bits(t) {
   const d = t.data;

@@ -14,17 +14,7 @@
 // its own window (elsewhere in the plane, a duplicate, outside the plane).
 import * as unpool from '../../../dist/index.js';
 import { initWebGPU } from '../../../dist/webgpu/index.js';
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../rng.mjs';
 
 const SPECIAL32 = [NaN, -0, 0, Infinity, -Infinity, 1e-45, -1e-45, 1.1754942e-38, 3.4028235e38, -3.4028235e38, 1, -1];
 const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'uint8', 'int8', 'int16', 'int32', 'int64'];

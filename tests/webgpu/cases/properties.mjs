@@ -6,17 +6,7 @@
 // generator, so a failure prints what reproduces it.
 import * as unpool from '../../../dist/index.js';
 import { initWebGPU } from '../../../dist/webgpu/index.js';
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../rng.mjs';
 
 const SPECIAL32 = [NaN, -0, 0, Infinity, -Infinity, 1e-45, -1e-45, 1.1754942e-38, 3.4028235e38, 1, 1, -1];
 

@@ -23,6 +23,7 @@
 // The WGSL is read by loadSoftfloatWgsl(): fs in Node, Bun and Deno (a
 // file: URL), fetch() in a browser page (the file must be served at the
 // same relative path: ../../../js/src/webgpu/wgsl/softfloat.wgsl from here).
+import { rngU32 as rng } from '../rng.mjs';
 
 const WGSL_URL = new URL('../../../js/src/webgpu/wgsl/softfloat.wgsl', import.meta.url);
 
@@ -39,21 +40,8 @@ export async function loadSoftfloatWgsl() {
 }
 
 // ---------------------------------------------------------------------------
-// Deterministic random numbers (mulberry32): the same vectors in every
-// runtime, so a failure seen on one stack can be replayed on another.
-
-function rng(seed) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-  next.int = (n) => next() % n;  // bias irrelevant here
-  return next;
-}
+// Deterministic random numbers (mulberry32, ../rng.mjs): the same vectors
+// in every runtime, so a failure seen on one stack can be replayed on another.
 
 const f32buf = new Float32Array(1);
 const u32of32 = new Uint32Array(f32buf.buffer);
