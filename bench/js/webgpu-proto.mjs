@@ -9,12 +9,22 @@ import { input } from './suite.mjs';
 
 const WG = 64;
 
+// What every prototype kernel starts with: the uniform block (output and
+// input width and height, work items, workgroups along x) and, for the
+// kernels of one invocation per work item, the entry point down to the
+// work item `e`.
+const HEAD = /* wgsl */ `struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
+@group(0) @binding(0) var<uniform> p: P;`;
+const ENTRY = /* wgsl */ `@compute @workgroup_size(${WG})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let e = gid.y * p.gx * ${WG}u + gid.x;
+  if (e >= p.count) { return; }`;
+
 // One invocation per output element, the window's four taps unrolled; the
 // same integer keys as common.wgsl (sign-magnitude, -0 == +0), NaN by its
 // bits, the first maximum and the last NaN win.
 const POOL = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> x: array<u32>;
 @group(0) @binding(2) var<storage, read_write> y: array<u32>;
 @group(0) @binding(3) var<storage, read_write> idx: array<u32>;
@@ -23,10 +33,7 @@ fn key(b: u32) -> u32 {
   if ((b >> 31u) == 0u || mag == 0u) { return mag | 0x80000000u; }
   return ~mag & 0x7fffffffu;
 }
-@compute @workgroup_size(${WG})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let e = gid.y * p.gx * ${WG}u + gid.x;
-  if (e >= p.count) { return; }
+${ENTRY}
   let ow = e % p.ow;
   let r = e / p.ow;
   let oh = r % p.oh;
@@ -51,14 +58,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 // Decomposition of the pool's cost: the same loop with f32 max and no
 // indices (ORT's kernel, in NCHW), and with the keys but no index output.
 const POOL_F32 = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> x: array<f32>;
 @group(0) @binding(2) var<storage, read_write> y: array<f32>;
-@compute @workgroup_size(${WG})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let e = gid.y * p.gx * ${WG}u + gid.x;
-  if (e >= p.count) { return; }
+${ENTRY}
   let ow = e % p.ow;
   let r = e / p.ow;
   let oh = r % p.oh;
@@ -78,8 +81,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 // instead of gathers), then each invocation pools outputs i, i + 64, ... of
 // the row from there. Rows up to 2 x 1024 values.
 const POOL_TILED = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> x: array<u32>;
 @group(0) @binding(2) var<storage, read_write> y: array<u32>;
 @group(0) @binding(3) var<storage, read_write> idx: array<u32>;
@@ -123,8 +125,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 // the library's scatter/gather would have to run instead (not prototyped:
 // an indirect dispatch whose size pass 1 writes costs nothing otherwise).
 const UNPOOL = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> x: array<u32>;
 @group(0) @binding(2) var<storage, read> idx: array<u32>;
 @group(0) @binding(3) var<storage, read_write> y: array<u32>;
@@ -162,8 +163,7 @@ fn gather(@builtin(global_invocation_id) gid: vec3<u32>) {
 // with `win` kept and cleared by clearBuffer, and with a fresh `win` each
 // call (as the library allocates its scratch).
 const SCATTER_GATHER = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> x: array<u32>;
 @group(0) @binding(2) var<storage, read> idx: array<u32>;
 @group(0) @binding(3) var<storage, read_write> y: array<u32>;
@@ -191,16 +191,12 @@ fn gather(@builtin(global_invocation_id) gid: vec3<u32>) {
 // cleared by clearBuffer; elements whose index is not in their window are
 // counted (the library would then run its scatter + gather instead).
 const PLAIN_SCATTER = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> x: array<u32>;
 @group(0) @binding(2) var<storage, read> idx: array<u32>;
 @group(0) @binding(3) var<storage, read_write> y: array<u32>;
 @group(0) @binding(4) var<storage, read_write> bad: atomic<u32>;
-@compute @workgroup_size(${WG})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let e = gid.y * p.gx * ${WG}u + gid.x;
-  if (e >= p.count) { return; }
+${ENTRY}
   let r = e / p.ow;
   let ow = e - r * p.ow;
   let plane = r / p.oh;
@@ -223,15 +219,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 // pool's reads plus its writes), one word an invocation, and four words
 // (a vec4<u32>) an invocation.
 const FLOOR_TOUCH = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> x: array<u32>;
 @group(0) @binding(2) var<storage, read_write> y: array<u32>;
 @group(0) @binding(3) var<storage, read_write> idx: array<u32>;
-@compute @workgroup_size(${WG})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let e = gid.y * p.gx * ${WG}u + gid.x;
-  if (e >= p.count) { return; }
+${ENTRY}
   let r = e / p.ow;
   let ow = e - r * p.ow;
   let plane = r / p.oh;
@@ -242,8 +234,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   idx[e] = i;
 }`;
 const FLOOR_COPY = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> a: array<u32>;
 @group(0) @binding(2) var<storage, read_write> b: array<u32>;
 @compute @workgroup_size(${WG})
@@ -253,8 +244,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   b[i] = a[i];
 }`;
 const FLOOR_COPY4 = /* wgsl */ `
-struct P { ow: u32, oh: u32, iw: u32, ih: u32, count: u32, gx: u32 }
-@group(0) @binding(0) var<uniform> p: P;
+${HEAD}
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> b: array<vec4<u32>>;
 @compute @workgroup_size(${WG})
