@@ -31,9 +31,9 @@ fn x_value(i: u32) -> vec2<u32> {
   return vec2<u32>(lane(x[w], i), 0u);
 }
 
-// The target of element e of the indices (flat, in memory order) in the
-// unpooled tensor, or NONE when its index is outside the plane.
-fn target_of(e: u32) -> u32 {
+// The index of element e of the indices (flat, in memory order): its
+// position in its unpooled plane, or NONE when that is outside the plane.
+fn plane_index(e: u32) -> u32 {
   var v: u32;
   if (INDEX64) {
     if (indices[2u * e + 1u] != 0u) { return NONE; }
@@ -42,6 +42,14 @@ fn target_of(e: u32) -> u32 {
     v = indices[e];  // a negative int32 is >= 2^31 here
   }
   if (v >= P.out_plane) { return NONE; }
+  return v;
+}
+
+// The target in the unpooled tensor of element e of the indices, or NONE
+// when its index is outside the plane.
+fn target_of(e: u32) -> u32 {
+  let v = plane_index(e);
+  if (v == NONE) { return NONE; }
   if (P.channels_last == 0u) {
     return (e / P.in_plane) * P.out_plane + v;
   }
@@ -76,22 +84,31 @@ fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) 
 fn scatter_plain(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let e = item_of(wid, lid);
   if (e >= P.count) { return; }
-  let t = target_of(e);
-  // e's position in its pooled plane, and t's in the unpooled one.
-  var o = e % P.in_plane;
-  var v = t % P.out_plane;
+  let v = plane_index(e);
+  // e's unit (plane, or image when channels-last), channel and position o
+  // in its pooled plane, its target t; subtractions for the remainders,
+  // since a division is the costly part of this pass on software adapters.
+  var q = e;
+  var c = 0u;
   if (P.channels_last != 0u) {
-    o = (e / P.channels) % P.in_plane;
-    v = (t / P.channels) % P.out_plane;
+    q = e / P.channels;
+    c = e - q * P.channels;
   }
-  let ow = o % P.in_w;
-  let oh = (o / P.in_w) % P.in_h;
-  let od = o / (P.in_w * P.in_h);
-  let vw = v % P.out_w;
-  let vh = (v / P.out_w) % P.out_h;
-  let vd = v / (P.out_w * P.out_h);
+  let unit = q / P.in_plane;
+  let o = q - unit * P.in_plane;
+  var t = unit * P.out_plane + v;
+  if (P.channels_last != 0u) { t = t * P.channels + c; }
+  // The (d, h, w) of o in the pooled plane and of v in the unpooled one.
+  let r = o / P.in_w;
+  let ow = o - r * P.in_w;
+  let od = r / P.in_h;
+  let oh = r - od * P.in_h;
+  let vr = v / P.out_w;
+  let vw = v - vr * P.out_w;
+  let vd = vr / P.out_h;
+  let vh = vr - vd * P.out_h;
   // v - (o s - p) in [0, k) along each dim (i32: a window may start before 0).
-  let own = t != NONE &&
+  let own = v != NONE &&
       u32(i32(vd) - (i32(od * P.s_d) - i32(P.p_d))) < P.k_d &&
       u32(i32(vh) - (i32(oh * P.s_h) - i32(P.p_h))) < P.k_h &&
       u32(i32(vw) - (i32(ow * P.s_w) - i32(P.p_w))) < P.k_w;
