@@ -22,6 +22,7 @@
 // figures are GPU time between two empty timestamped compute passes
 // submitted before and after the call (median of reps).
 import { runCases, input, halfBits } from './suite.mjs';
+import { graphModel } from '../../tests/js/onnx-model.mjs';
 
 /** The workloads of `npm run bench` that the issue names, k = s = 2. */
 export const GPU_WORKLOADS = [
@@ -34,52 +35,6 @@ export const GPU_WORKLOADS = [
 export const GPU_DTYPES = ['float32', 'float16'];
 
 const U = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, STORAGE: 128, QUERY_RESOLVE: 512 };
-
-// ---- a small ONNX writer for graphs of several nodes (as tests/js/onnx-model.mjs) --------
-
-function varint(v) {
-  let x = BigInt.asUintN(64, BigInt(v));
-  const out = [];
-  do {
-    let b = Number(x & 0x7fn);
-    x >>= 7n;
-    if (x !== 0n) b |= 0x80;
-    out.push(b);
-  } while (x !== 0n);
-  return out;
-}
-function message(fields) {
-  const out = [];
-  for (const [num, value] of fields) {
-    if (typeof value === 'number' || typeof value === 'bigint') {
-      out.push(...varint((num << 3) | 0), ...varint(value));
-    } else {
-      const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
-      out.push(...varint((num << 3) | 2), ...varint(bytes.length), ...bytes);
-    }
-  }
-  return Uint8Array.from(out);
-}
-const ONNX_TYPE = { float32: 1, int64: 7, float16: 10 };
-const attribute = (name, v) => (typeof v === 'number'
-  ? message([[1, name], [3, v], [20, 2]]) : message([[1, name], ...v.map((x) => [8, x]), [20, 7]]));
-function valueInfo(name, type, shape) {
-  const dims = shape.map((d) => [1, message([[1, d]])]);
-  return message([[1, name], [2, message([[1, message([[1, ONNX_TYPE[type]], [2, message(dims)]])]])]]);
-}
-/** A model, opset 12: nodes [{ op, inputs, outputs, attributes }], inputs/outputs [{ name, type, shape }]. */
-export function graphModel({ nodes, inputs, outputs }) {
-  const graph = message([
-    ...nodes.map((n, i) => [1, message([
-      ...n.inputs.map((x) => [1, x]), ...n.outputs.map((x) => [2, x]), [3, `n${i}`], [4, n.op],
-      ...Object.entries(n.attributes).map(([k, v]) => [5, attribute(k, v)]),
-    ])]),
-    [2, 'g'],
-    ...inputs.map((i) => [11, valueInfo(i.name, i.type, i.shape)]),
-    ...outputs.map((o) => [12, valueInfo(o.name, o.type, o.shape)]),
-  ]);
-  return message([[1, 7], [2, 'unpool-bench-webgpu'], [7, graph], [8, message([[1, ''], [2, 12]])]]);
-}
 
 // ---- timing ------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // A minimal ONNX model writer, shared by the ONNX Runtime Web tests and the
 // benchmarks: enough protobuf (varints, length-delimited fields) for one-node
-// graphs such as MaxPool with its Indices output and MaxUnpool. Field numbers
-// are onnx.proto3's.
+// graphs such as MaxPool with its Indices output and MaxUnpool, and graphs
+// of several nodes (graphModel). Field numbers are onnx.proto3's.
 
 function varint(v) {
   let x = BigInt.asUintN(64, BigInt(v));
@@ -59,4 +59,25 @@ export function oneNodeModel(spec) {
     ...spec.outputs.map((o) => [12, valueInfo(o.name, o.type, o.shape)]),
   ]);
   return message([[1, 7], [2, 'unpool-bench'], [7, graph], [8, message([[1, ''], [2, 12]])]]);
+}
+
+// The element types graphModel() takes by name (onnx.TensorProto.DataType).
+const ONNX_TYPE = { float32: 1, int64: 7, float16: 10 };
+
+/**
+ * A model of several nodes (the WebGPU benchmark's chains), opset 12:
+ * nodes [{ op, inputs, outputs, attributes }], inputs/outputs
+ * [{ name, type, shape }] with type a name of ONNX_TYPE.
+ */
+export function graphModel({ nodes, inputs, outputs }) {
+  const graph = message([
+    ...nodes.map((n, i) => [1, message([
+      ...n.inputs.map((x) => [1, x]), ...n.outputs.map((x) => [2, x]), [3, `n${i}`], [4, n.op],
+      ...Object.entries(n.attributes).map(([k, v]) => [5, attribute(k, v)]),
+    ])]),
+    [2, 'g'],
+    ...inputs.map((i) => [11, valueInfo(i.name, ONNX_TYPE[i.type], i.shape)]),
+    ...outputs.map((o) => [12, valueInfo(o.name, ONNX_TYPE[o.type], o.shape)]),
+  ]);
+  return message([[1, 7], [2, 'unpool'], [7, graph], [8, message([[1, ''], [2, 12]])]]);
 }
