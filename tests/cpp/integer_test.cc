@@ -246,8 +246,11 @@ TEST(Integer, Uint8RowVariantsMatchTheScalarOne) {
   std::mt19937_64 rng(5);
   int ran = 0;
   // 16 to 30: 8 to 15 outputs a row (the SIMD kernel's 8-wide groups, overlapping);
-  // 16400: rows past 2^16 elements, where the SIMD kernel computes indices in 32 bits.
-  for (int64_t W : {2, 15, 16, 17, 18, 20, 24, 30, 31, 32, 33, 34, 35, 47, 64, 65, 112, 16400}) {
+  // up to 254: window rows close enough for the indices from the key codes
+  // alone; 255 to 13106: farther apart, indices from the taps; 16400: rows past
+  // 2^16 elements, where the SIMD kernel computes indices in 32 bits.
+  for (int64_t W : {2,  15, 16, 17, 18,  20,  24,  30,  31,  32,  33,    34,
+                    35, 47, 64, 65, 112, 253, 254, 255, 256, 300, 13106, 16400}) {
     for (int64_t pad : {0, 1}) {
       for (int mode = 0; mode < 4; ++mode) {
         unpool::PoolParams p;

@@ -30,38 +30,55 @@ constexpr bool argmaxpool_row_u8__wasmsimd_k2s2_applies(const ArgmaxRow& r) {
 namespace u8simd {
 
 // The winners of 8 windows (outputs ow .. ow + 7 of a row, p0 and p1 their
-// window rows at column 2 ow) as 16-bit keys: value << 8 | (3 - tap), tap
+// window rows at column 2 ow) as 16-bit keys: value << 8 | code(tap), tap
 // the window position (0: row 0 col 0, 1: row 0 col 1, 2: row 1 col 0, 3:
-// row 1 col 1). The largest key is the largest value at its first tap,
+// row 1 col 1) and the codes decreasing with it: c0 > c1 > 1 > 0 (`c0`,
+// `c1` splatted). The largest key is the largest value at its first tap,
 // which is the scalar kernel's winner (the first maximum wins), whatever
 // order the keys are folded in. A window row's 16 bytes are the 8 windows'
 // column pairs, a pair a 16-bit lane with the even column in its low byte,
 // so a key is a shift or an `and` and an `or` away, and the fold three
 // u16x8.max: each one x64 instruction (where u8x16/u16x8.gt_u and the
 // two-input shuffles that deinterleave bytes are several).
-inline v128_t best_keys(const uint8_t* p0, const uint8_t* p1) {
+inline v128_t best_keys(const uint8_t* p0, const uint8_t* p1, v128_t c0, v128_t c1) {
   const v128_t a = wasm_v128_load(p0), b = wasm_v128_load(p1);
   const v128_t high = wasm_i16x8_splat(static_cast<int16_t>(0xff00));
-  const v128_t k0 = wasm_v128_or(wasm_i16x8_shl(a, 8), wasm_i16x8_splat(3));
-  const v128_t k1 = wasm_v128_or(wasm_v128_and(a, high), wasm_i16x8_splat(2));
+  const v128_t k0 = wasm_v128_or(wasm_i16x8_shl(a, 8), c0);
+  const v128_t k1 = wasm_v128_or(wasm_v128_and(a, high), c1);
   const v128_t k2 = wasm_v128_or(wasm_i16x8_shl(b, 8), wasm_i16x8_splat(1));
   const v128_t k3 = wasm_v128_and(b, high);
   return wasm_u16x8_max(wasm_u16x8_max(k0, k1), wasm_u16x8_max(k2, k3));
 }
 
-// The winning taps (0..3) in 16-bit lanes.
-inline v128_t taps(v128_t key) { return wasm_v128_andnot(wasm_i16x8_splat(3), key); }
+// How a run's indices are made from its keys.
+enum class IndexForm {
+  // Codes c0 = step + 1, c1 = step (1 and 0 for taps 2 and 3), that is
+  // code = step + 1 - offset, the tap's offset from the window's first tap
+  // (0, 1, step, step + 1): the index is (first + step + 1) - (key & 0xff),
+  // in 16-bit lanes. Needs step <= 254 (the codes are a byte) and every
+  // index of the run below 2^16 - 1.
+  kCoded,
+  // Codes 3, 2 (3 - tap); first + tap + (tap >> 1) * (step - 2) in 16-bit
+  // lanes: every index of the run below 2^16 - 1.
+  kNarrow,
+  // As kNarrow, in 32-bit lanes.
+  kWide,
+};
 
-// Stores the int32 indices of 8 windows whose first taps are `first`:
-// first + tap + (tap >> 1) * (step - 2), that is first + 0, 1, step or
-// step + 1 (`step2` is step - 2, splatted). Narrow: every index of the rows
-// is below 2^16 - 1, so they are computed in 16-bit lanes (`first` i16x8,
-// `step2` an i16x8 splat) and zero-extended. Else in 32-bit lanes (`first`
-// the first 4 windows' i32x4, `step2` an i32x4 splat).
-template <bool kNarrow>
+// Stores the int32 indices of 8 windows. kCoded: `first` holds their first
+// taps + step + 1 (i16x8). kNarrow: their first taps (i16x8), `step2` step
+// - 2 splatted (i16x8). kWide: the first 4 windows' first taps (i32x4),
+// `step2` an i32x4 splat.
+template <IndexForm kForm>
 inline void store_indices(v128_t key, v128_t first, v128_t step2, int32_t* out) {
-  const v128_t tap = taps(key);
-  if (kNarrow) {
+  if (kForm == IndexForm::kCoded) {
+    const v128_t v = wasm_i16x8_sub(first, wasm_v128_and(key, wasm_i16x8_splat(0xff)));
+    wasm_v128_store(out, wasm_u32x4_extend_low_u16x8(v));
+    wasm_v128_store(out + 4, wasm_u32x4_extend_high_u16x8(v));
+    return;
+  }
+  const v128_t tap = wasm_v128_andnot(wasm_i16x8_splat(3), key);
+  if (kForm == IndexForm::kNarrow) {
     const v128_t v =
         wasm_i16x8_add(first, wasm_i16x8_add(tap, wasm_i16x8_mul(wasm_u16x8_shr(tap, 1), step2)));
     wasm_v128_store(out, wasm_u32x4_extend_low_u16x8(v));
@@ -83,52 +100,71 @@ inline void store_indices(v128_t key, v128_t first, v128_t step2, int32_t* out) 
 // one before when fewer than 8 are left (each column's result is its own,
 // so writing it twice writes the same bits). All r.count rows in one call,
 // so that the constants and the setup are paid once per run of rows, not
-// per row. Not inlined: one copy per index width.
-template <bool kNarrow>
+// per row. Not inlined: one copy per index form.
+template <IndexForm kForm>
 __attribute__((noinline)) void rows_k2s2(const uint8_t* x, const ArgmaxRow& r, int64_t begin,
                                          int64_t end, uint8_t* y, int32_t* idx) {
+  constexpr bool kWide = kForm == IndexForm::kWide;
+  constexpr bool kCoded = kForm == IndexForm::kCoded;
   // Column 2 ow - pad of window row k of output row t is x[f + rows[k] - pad
   // + 2 ow], f = first_row + t * step.
   const int64_t d0 = r.rows[0] - r.pad, d1 = r.rows[1] - r.pad;
   const int32_t step = static_cast<int32_t>(r.rows[1] - r.rows[0]);
+  const v128_t c0 = wasm_i16x8_splat(static_cast<int16_t>(kCoded ? step + 1 : 3));
+  const v128_t c1 = wasm_i16x8_splat(static_cast<int16_t>(kCoded ? step : 2));
   const v128_t step2 =
-      kNarrow ? wasm_i16x8_splat(static_cast<int16_t>(step - 2)) : wasm_i32x4_splat(step - 2);
-  // The first taps of 8 windows from the first one's.
-  auto first = [](int64_t f) {
-    return kNarrow ? wasm_i16x8_add(wasm_i16x8_splat(static_cast<int16_t>(f)),
-                                    wasm_i16x8_make(0, 2, 4, 6, 8, 10, 12, 14))
-                   : wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(f)),
-                                    wasm_i32x4_make(0, 2, 4, 6));
+      kWide ? wasm_i32x4_splat(step - 2) : wasm_i16x8_splat(static_cast<int16_t>(step - 2));
+  // The first taps of 8 windows from the first one's (+ step + 1: kCoded).
+  const int64_t bias = kCoded ? step + 1 : 0;
+  auto first = [bias](int64_t f) {
+    return kWide ? wasm_i32x4_add(wasm_i32x4_splat(static_cast<int32_t>(f)),
+                                  wasm_i32x4_make(0, 2, 4, 6))
+                 : wasm_i16x8_add(wasm_i16x8_splat(static_cast<int16_t>(f + bias)),
+                                  wasm_i16x8_make(0, 2, 4, 6, 8, 10, 12, 14));
   };
-  const v128_t sixteen = kNarrow ? wasm_i16x8_splat(16) : wasm_i32x4_splat(16);
-  for (int64_t t = 0; t < r.count; ++t) {
-    const int64_t f = r.first_row + t * r.step;
-    const uint8_t* const row0 = x + f + d0;
-    const uint8_t* const row1 = x + f + d1;
-    uint8_t* const yt = y + t * r.out_width;
-    int32_t* const it = idx + t * r.out_width;
-    v128_t first0 = first(f + d0 + 2 * begin);
-    int64_t ow = begin;
+  const v128_t sixteen = kWide ? wasm_i32x4_splat(16) : wasm_i16x8_splat(16);
+  // The fields as locals, the pointers moved from row to row: the byte
+  // stores may alias `r`, so its fields would be loaded again at each row.
+  const int64_t count = r.count, n = end - begin, out_width = r.out_width, row_step = r.step;
+  const v128_t first_step = kWide ? wasm_i32x4_splat(static_cast<int32_t>(row_step))
+                                  : wasm_i16x8_splat(static_cast<int16_t>(row_step));
+  const uint8_t* row0 = x + r.first_row + d0 + 2 * begin;
+  const uint8_t* row1 = x + r.first_row + d1 + 2 * begin;
+  uint8_t* yt = y + begin;
+  int32_t* it = idx + begin;
+  v128_t first_row = first(r.first_row + d0 + 2 * begin);
+  for (int64_t t = 0; t < count; ++t) {
+    v128_t first0 = first_row;
+    int64_t o = 0;
 #pragma clang loop unroll(disable)
-    for (; ow + 16 <= end; ow += 16) {
-      const v128_t k0 = best_keys(row0 + 2 * ow, row1 + 2 * ow);
-      const v128_t k1 = best_keys(row0 + 2 * ow + 16, row1 + 2 * ow + 16);
-      wasm_v128_store(yt + ow,
+    for (; o + 16 <= n; o += 16) {
+      const v128_t k0 = best_keys(row0 + 2 * o, row1 + 2 * o, c0, c1);
+      const v128_t k1 = best_keys(row0 + 2 * o + 16, row1 + 2 * o + 16, c0, c1);
+      wasm_v128_store(yt + o,
                       wasm_u8x16_narrow_i16x8(wasm_u16x8_shr(k0, 8), wasm_u16x8_shr(k1, 8)));
-      store_indices<kNarrow>(k0, first0, step2, it + ow);
+      store_indices<kForm>(k0, first0, step2, it + o);
       const v128_t first1 =
-          kNarrow ? wasm_i16x8_add(first0, sixteen) : wasm_i32x4_add(first0, sixteen);
-      store_indices<kNarrow>(k1, first1, step2, it + ow + 8);
-      first0 = kNarrow ? wasm_i16x8_add(first1, sixteen) : wasm_i32x4_add(first1, sixteen);
+          kWide ? wasm_i32x4_add(first0, sixteen) : wasm_i16x8_add(first0, sixteen);
+      store_indices<kForm>(k1, first1, step2, it + o + 8);
+      first0 = kWide ? wasm_i32x4_add(first1, sixteen) : wasm_i16x8_add(first1, sixteen);
     }
 #pragma clang loop unroll(disable)
-    for (; ow < end; ow += 8) {
-      if (ow > end - 8) ow = end - 8;
-      const v128_t k = best_keys(row0 + 2 * ow, row1 + 2 * ow);
+    for (; o < n; o += 8) {
+      if (o > n - 8) o = n - 8;
+      const v128_t k = best_keys(row0 + 2 * o, row1 + 2 * o, c0, c1);
       const v128_t v = wasm_u16x8_shr(k, 8);
-      wasm_v128_store64_lane(yt + ow, wasm_u8x16_narrow_i16x8(v, v), 0);
-      store_indices<kNarrow>(k, first(f + d0 + 2 * ow), step2, it + ow);
+      wasm_v128_store64_lane(yt + o, wasm_u8x16_narrow_i16x8(v, v), 0);
+      const v128_t fo =
+          kWide ? wasm_i32x4_add(first_row, wasm_i32x4_splat(static_cast<int32_t>(2 * o)))
+                : wasm_i16x8_add(first_row, wasm_i16x8_splat(static_cast<int16_t>(2 * o)));
+      store_indices<kForm>(k, fo, step2, it + o);
     }
+    row0 += row_step;
+    row1 += row_step;
+    yt += out_width;
+    it += out_width;
+    first_row =
+        kWide ? wasm_i32x4_add(first_row, first_step) : wasm_i16x8_add(first_row, first_step);
   }
 }
 
@@ -138,7 +174,8 @@ __attribute__((noinline)) void rows_k2s2(const uint8_t* x, const ArgmaxRow& r, i
 // columns, when there are any, row by row by argmaxpool_cols__scalar. An
 // index is first tap + tap offset: where every index of the rows is below
 // 2^16 - 1 (every plane of up to 65535 elements) they are computed in
-// 16-bit lanes, else in 32-bit lanes.
+// 16-bit lanes, from the key's code alone when the window rows are at most
+// 254 apart (IndexForm), else in 32-bit lanes.
 template <typename T, typename I>
 void argmaxpool_row_u8__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* idx) {
   if constexpr (std::is_same<T, uint8_t>::value && std::is_same<I, int32_t>::value) {
@@ -155,10 +192,13 @@ void argmaxpool_row_u8__wasmsimd_k2s2(const T* x, const ArgmaxRow& r, T* y, I* i
       });
     }
     // The largest index: the last row's last window's last tap.
-    if (r.first_row + (r.count - 1) * r.step + r.rows[1] - r.pad + 2 * end < 65535) {
-      u8simd::rows_k2s2<true>(x, r, begin, end, y, idx);
+    using u8simd::IndexForm;
+    if (r.first_row + (r.count - 1) * r.step + r.rows[1] - r.pad + 2 * end >= 65535) {
+      u8simd::rows_k2s2<IndexForm::kWide>(x, r, begin, end, y, idx);
+    } else if (r.rows[1] - r.rows[0] <= 254) {
+      u8simd::rows_k2s2<IndexForm::kCoded>(x, r, begin, end, y, idx);
     } else {
-      u8simd::rows_k2s2<false>(x, r, begin, end, y, idx);
+      u8simd::rows_k2s2<IndexForm::kNarrow>(x, r, begin, end, y, idx);
     }
   } else {
     argmaxpool_row__scalar(x, r, y, idx);
