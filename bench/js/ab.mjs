@@ -8,7 +8,8 @@
 //          [--layout NHWC] [--kernel 2] [--stride K] [--dtype float16]
 //          [--adaptive 40] [--scalar] [--nan 0.1]
 //   --dtype: float32 (the default), float16 or bfloat16 (a Uint16Array of
-//   the float32 values' bits, as bench/js/half.mjs times them).
+//   the float32 values' bits, as bench/js/half.mjs times them), uint8, int8
+//   or int16 (the values rounded into the type's range).
 //   --adaptive 40 (or 40,40): also the adaptive pool to that output size,
 //   copying and resident.
 //   --scalar: the builds without SIMD (unpool-scalar.wasm).
@@ -48,8 +49,15 @@ const [a, b] = [await load(distA), await load(distB)];
 
 const n = shape.reduce((p, d) => p * d, 1);
 const dtype = option('--dtype', 'float32');
-if (!['float32', 'float16', 'bfloat16'].includes(dtype)) {
-  console.error(`ab: --dtype must be float32, float16 or bfloat16, got ${dtype}`);
+// Integer values: the float32 values (within +-100) rounded, moved into
+// uint8's range, spread over int16's.
+const INTS = {
+  uint8: (v) => Uint8Array.from(v, (f) => f + 128),
+  int8: (v) => Int8Array.from(v),
+  int16: (v) => Int16Array.from(v, (f) => f * 300),
+};
+if (!['float32', 'float16', 'bfloat16'].includes(dtype) && !(dtype in INTS)) {
+  console.error(`ab: --dtype must be float32, float16, bfloat16, uint8, int8 or int16, got ${dtype}`);
   process.exit(2);
 }
 const values = Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) * 100);
@@ -65,6 +73,7 @@ for (let r = 0; r < n / rowLen; ++r) {
   if ((r * 0.6180339887) % 1 < nanRows) values[r * rowLen + ((r * 37) % rowLen)] = NaN;
 }
 const x = dtype === 'float32' ? { data: values, shape }
+  : dtype in INTS ? { data: INTS[dtype](values), shape }
   : { data: halfBits(values, dtype), shape, dtype };
 const Values = x.data.constructor;
 const layout = option('--layout', undefined);
