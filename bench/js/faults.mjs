@@ -4,8 +4,12 @@
 // fresh multi-MB results keep the allocator returning memory to the kernel
 // and faulting it back in. `out` and bare allocations of the same sizes are
 // timed beside it. Linux (process.resourceUsage().minorPageFault).
+// --dtype uint8 (or int8, int16) adds that type's copying pool and its
+// results alone (fresh arrays of its result sizes), after float32's in each
+// round: the integer copying ratio where the page faults dominate.
 //
 // Usage: npm run build; node bench/js/faults.mjs [--shape 1,64,112,112] [--calls 200] [--rounds 2]
+//          [--dtype uint8]
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -39,8 +43,31 @@ const opts = { kernelSize: 2 };
 const p = pool(x, opts);
 const poolOut = { ...opts, out: { output: new Float32Array(m), indices: new Int32Array(m) } };
 const unpoolOut = { ...opts, out: new Float32Array(n) };
+// A fresh array of `a`'s class and length, without a zero-fill, filled from
+// `a` (the copying API's results in Node: streamed.ts).
+const fresh = (a) => {
+  const b = new a.constructor(Buffer.allocUnsafeSlow(a.byteLength).buffer, 0, a.length);
+  b.set(a);
+  return b;
+};
+const INTS = { uint8: Uint8Array, int8: Int8Array, int16: Int16Array };
+const dtype = option('--dtype', undefined);
+if (dtype !== undefined && !(dtype in INTS)) {
+  throw new Error(`faults: --dtype must be uint8, int8 or int16, got ${dtype}`);
+}
+const intCases = {};
+if (dtype) {
+  const xi = { data: INTS[dtype].from(x.data, (v) => (dtype === 'uint8' ? v + 128 : v)), shape };
+  const pi = pool(xi, opts);
+  Object.assign(intCases, {
+    'pool, copy, float32 results alone': () => [fresh(p.output.data), fresh(p.indices.data)],
+    [`pool, copy (${dtype})`]: () => pool(xi, opts),
+    [`pool, copy, ${dtype} results alone`]: () => [fresh(pi.output.data), fresh(pi.indices.data)],
+  });
+}
 const cases = {
   'pool, copy': () => pool(x, opts),
+  ...intCases,
   'pool, out': () => pool(x, poolOut),
   'unpool, copy': () => unpool(p.output, p.indices, opts),
   'unpool, out': () => unpool(p.output, p.indices, unpoolOut),

@@ -55,8 +55,9 @@ enum class IndexForm {
   // Codes c0 = step + 1, c1 = step (1 and 0 for taps 2 and 3), that is
   // code = step + 1 - offset, the tap's offset from the window's first tap
   // (0, 1, step, step + 1): the index is (first + step + 1) - (key & 0xff),
-  // in 16-bit lanes. Needs step <= 254 (the codes are a byte) and every
-  // index of the run below 2^16 - 1.
+  // in 16-bit lanes. Needs step <= 254 (the codes are a byte; step >= 16,
+  // a row of 8 outputs, keeps them decreasing) and every index of the run
+  // below 2^16 - 1.
   kCoded,
   // Codes 3, 2 (3 - tap); first + tap + (tap >> 1) * (step - 2) in 16-bit
   // lanes: every index of the run below 2^16 - 1.
