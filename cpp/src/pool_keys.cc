@@ -36,6 +36,17 @@ inline T from_key(K k) {
   }
 }
 
+#ifdef __wasm_simd128__
+
+// int32 lanes v, |v| < 2^22, as float32: the bits of 1.5 * 2^23 + v less
+// 1.5 * 2^23, exactly. (clang 14 turns f32x4.convert_i32x4_s of widened
+// 8- and 16-bit lanes into a scalar conversion per lane; -Oz would make
+// this a call per vector.)
+__attribute__((always_inline)) inline v128_t to_float(v128_t v) {
+  return wasm_f32x4_sub(wasm_i32x4_add(v, wasm_i32x4_splat(0x4B400000)),
+                        wasm_f32x4_splat(12582912.0f));
+}
+
 // The SIMD build converts whole vectors here (the -Oz loops below do one
 // value a step); each returns how many values it did.
 // - int8 to uint8 keys and back: v ^ 0x80 both ways.
@@ -43,20 +54,9 @@ inline T from_key(K k) {
 //   i32x4.trunc_sat then saturating narrows; a -inf key (a window wholly in
 //   padding) truncates to INT32_MIN and saturates to the type's lowest
 //   value, as from_key maps it.
-#ifdef __wasm_simd128__
-// int32 lanes v, |v| < 2^22, as float32: the bits of 1.5 * 2^23 + v less
-// 1.5 * 2^23, exactly. (clang 14 turns f32x4.convert_i32x4_s of widened
-// 8- and 16-bit lanes into a scalar conversion per lane.)
-__attribute__((always_inline)) inline v128_t to_float(v128_t v) {
-  return wasm_f32x4_sub(wasm_i32x4_add(v, wasm_i32x4_splat(0x4B400000)),
-                        wasm_f32x4_splat(12582912.0f));
-}
-#endif
-
 template <typename T, typename K>
 inline int64_t vector_keys_in(const void* from, void* to, int64_t n) {
   int64_t i = 0;
-#ifdef __wasm_simd128__
   const unsigned char* p = static_cast<const unsigned char*>(from);
   unsigned char* q = static_cast<unsigned char*>(to);
   if constexpr (std::is_same<K, uint8_t>::value && std::is_same<T, int8_t>::value) {
@@ -78,18 +78,12 @@ inline int64_t vector_keys_in(const void* from, void* to, int64_t n) {
       wasm_v128_store(q + 4 * i + 16, to_float(wasm_i32x4_extend_high_i16x8(v)));
     }
   }
-#else
-  (void)from;
-  (void)to;
-  (void)n;
-#endif
   return i;
 }
 
 template <typename T, typename K>
 inline int64_t vector_keys_out(const void* from, void* to, int64_t n) {
   int64_t i = 0;
-#ifdef __wasm_simd128__
   if constexpr (std::is_same<K, uint8_t>::value) {
     i = vector_keys_in<T, K>(from, to, n);  // its own inverse
   } else if constexpr (std::is_same<K, float>::value && sizeof(T) <= 2) {
@@ -108,13 +102,21 @@ inline int64_t vector_keys_out(const void* from, void* to, int64_t n) {
       }
     }
   }
-#else
-  (void)from;
-  (void)to;
-  (void)n;
-#endif
   return i;
 }
+
+#else  // the scalar build: the loops below do every value
+
+template <typename T, typename K>
+inline int64_t vector_keys_in(const void*, void*, int64_t) {
+  return 0;
+}
+template <typename T, typename K>
+inline int64_t vector_keys_out(const void*, void*, int64_t) {
+  return 0;
+}
+
+#endif  // __wasm_simd128__
 
 }  // namespace
 
