@@ -17,7 +17,8 @@
 //   native    the C++ op benchmark built with g++ -O3 (build/bench/unpool_bench,
 //             bench/native/), run in the same session: the ceiling
 //   floor     the copies alone: inputs into WebAssembly memory, results into
-//             fresh arrays (`out floor`: into caller arrays); no kernel
+//             fresh arrays (`out floor`: into caller arrays; `uint8 floor`:
+//             uint8's copies); no kernel
 //
 // Per case: warm-up, then REPS batches of >= 5 ms (or one call); the figure
 // is the median time per call. Benchmarks, not tests: run on a quiet machine.
@@ -191,8 +192,8 @@ if (flag('--write')) {
     'WasmTensors (input uploaded once; results allocated in module memory and disposed each',
     'call), `scalar` the fallback build, `js` hand-written JavaScript (bench/js/reference.mjs),',
     '`ort` ONNX Runtime Web (MaxPool with Indices, MaxUnpool), `native` g++ -O3, `floor` the',
-    'copies alone (inputs into WebAssembly memory, fresh results; no kernel) and `out floor`',
-    'the same into caller arrays (bench/js/suite.mjs, `floorCases`).', '',
+    'copies alone (inputs into WebAssembly memory, fresh results; no kernel), `out floor`',
+    'the same into caller arrays and `uint8 floor` uint8\'s copies (bench/js/suite.mjs, `floorCases`).', '',
     text, end,
   ].join('\n');
   let md = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';

@@ -87,7 +87,7 @@ try {
 const workloads = WORKLOADS.filter((w) => filter.test(w.name));
 const { lines, ratioLines } = tables(all, workloads,
   ['copy', 'out', 'resident', 'float16', 'bfloat16', 'uint8', 'int8', 'uint8 resident', 'scalar copy', 'scalar resident', 'js', 'ort', 'floor',
-   'out floor']);
+   'out floor', 'uint8 floor']);
 const text = [
   `Median time per call in headless ${version} (float32, int32 indices, k = s = 2 but where the workload names its window, one thread):`, '',
   ...lines, '', 'Ratios (> 1: unpool is faster):', '', ...ratioLines, '',

@@ -218,7 +218,8 @@ export function jsCases(w) {
  * What a copying API must do whatever its kernel and checks: copy the inputs
  * into WebAssembly memory and the results out into fresh arrays, made by the
  * copy constructor (the cheapest way measured): 'pool floor', 'unpool floor';
- * or into caller arrays: 'pool out floor', 'unpool out floor'. Whole-tensor
+ * or into caller arrays: 'pool out floor', 'unpool out floor'; uint8's
+ * copies: 'pool uint8 floor', 'unpool uint8 floor'. Whole-tensor
  * copies; no kernel runs. js / floor is what js / copy would be if the kernel
  * took no time, for any library whose kernels run in WebAssembly.
  */
@@ -234,7 +235,21 @@ export function floorCases(w) {
   const outY = new Float32Array(n);
   const outI = new Int32Array(n);
   const outX = new Float32Array(x.length);
+  // uint8's (issue 31): its bytes in, a fresh Uint8Array of values and the
+  // same Int32Array of indices out (the same memory as float32's, reused).
+  const x8 = intValues(x, 'uint8'), y8 = intValues(y, 'uint8');
+  const xs8 = new Uint8Array(memory.buffer, 0, x.length);
+  const ys8 = new Uint8Array(memory.buffer, x.length * 4, n);
   return {
+    'pool uint8 floor': () => {
+      xs8.set(x8);
+      return { output: new Uint8Array(ys8), indices: new Int32Array(is) };
+    },
+    'unpool uint8 floor': () => {
+      ys8.set(y8);
+      is.set(idx);
+      return new Uint8Array(xs8);
+    },
     'pool floor': () => {
       xs.set(x);
       return { output: new Float32Array(ys), indices: new Int32Array(is) };
@@ -342,7 +357,8 @@ const ratio = (a, b) => (a === undefined || b === undefined ? undefined : a / b)
 const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(r < 10 ? 2 : 1)}x`);
 
 const ALL_COLUMNS = ['copy', 'out', 'resident', 'float16', 'bfloat16', 'uint8', 'int8', 'uint8 resident',
-                     'scalar copy', 'scalar resident', 'js', 'ort', 'native', 'floor', 'out floor'];
+                     'scalar copy', 'scalar resident', 'js', 'ort', 'native', 'floor', 'out floor',
+                     'uint8 floor'];
 
 /** Cell by cell, the median over `runs` (each `{ workload: { case: µs } }`). */
 export function medianOfRuns(runs) {
@@ -375,7 +391,7 @@ export function tables(all, workloads, columns = ALL_COLUMNS, runs = undefined) 
                 ratio(tt('js'), tt('floor')), ratio(tt('ort'), tt('floor')), ratio(tt('ort'), tt('out floor')),
                 ratio(tt('float16'), tt('copy')), ratio(tt('bfloat16'), tt('copy')),
                 ratio(tt('uint8'), tt('copy')), ratio(tt('int8'), tt('copy')),
-                ratio(tt('uint8 resident'), tt('resident'))];
+                ratio(tt('uint8 resident'), tt('resident')), ratio(tt('uint8 floor'), tt('copy'))];
       };
       let cells = ratios(all).map(fmtRatio);
       if (runs !== undefined && runs.length > 1) {
@@ -399,7 +415,7 @@ const lines = [
 const ratioHeader = ['workload', 'op', 'js / copy', 'ort / copy', 'ort / out', 'resident / native', 'scalar / SIMD (copy)',
                      'js / floor', 'ort / floor', 'ort / out floor', 'float16 / float32 time (copy)',
                      'bfloat16 / float32 time (copy)', 'uint8 / float32 time (copy)', 'int8 / float32 time (copy)',
-                     'uint8 / float32 time (resident)'];
+                     'uint8 / float32 time (resident)', 'uint8 floor / float32 time (copy)'];
 const ratioLines = [
   `| ${ratioHeader.join(' | ')} |`,
   `|${ratioHeader.map(() => '---').join('|')}|`,
