@@ -108,7 +108,7 @@ __attribute__((noinline)) void rows_k2s2(const uint8_t* x, const ArgmaxRow& r, i
   constexpr bool kWide = kForm == IndexForm::kWide;
   constexpr bool kCoded = kForm == IndexForm::kCoded;
   // Column 2 ow - pad of window row k of output row t is x[f + rows[k] - pad
-  // + 2 ow], f = first_row + t * step.
+  // + 2 ow], f = first_row + t * r.step (step, below, is rows[1] - rows[0]).
   const int64_t d0 = r.rows[0] - r.pad, d1 = r.rows[1] - r.pad;
   const int32_t step = static_cast<int32_t>(r.rows[1] - r.rows[0]);
   const v128_t c0 = wasm_i16x8_splat(static_cast<int16_t>(kCoded ? step + 1 : 3));
