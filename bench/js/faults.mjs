@@ -12,6 +12,7 @@
 //          [--dtype uint8]
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freshCopy } from './suite.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -43,13 +44,6 @@ const opts = { kernelSize: 2 };
 const p = pool(x, opts);
 const poolOut = { ...opts, out: { output: new Float32Array(m), indices: new Int32Array(m) } };
 const unpoolOut = { ...opts, out: new Float32Array(n) };
-// A fresh array of `a`'s class and length, without a zero-fill, filled from
-// `a` (the copying API's results in Node: streamed.ts).
-const fresh = (a) => {
-  const b = new a.constructor(Buffer.allocUnsafeSlow(a.byteLength).buffer, 0, a.length);
-  b.set(a);
-  return b;
-};
 const INTS = { uint8: Uint8Array, int8: Int8Array, int16: Int16Array };
 const dtype = option('--dtype', undefined);
 if (dtype !== undefined && !(dtype in INTS)) {
@@ -60,9 +54,9 @@ if (dtype) {
   const xi = { data: INTS[dtype].from(x.data, (v) => (dtype === 'uint8' ? v + 128 : v)), shape };
   const pi = pool(xi, opts);
   Object.assign(intCases, {
-    'pool, copy, float32 results alone': () => [fresh(p.output.data), fresh(p.indices.data)],
+    'pool, copy, float32 results alone': () => [freshCopy(p.output.data), freshCopy(p.indices.data)],
     [`pool, copy (${dtype})`]: () => pool(xi, opts),
-    [`pool, copy, ${dtype} results alone`]: () => [fresh(pi.output.data), fresh(pi.indices.data)],
+    [`pool, copy, ${dtype} results alone`]: () => [freshCopy(pi.output.data), freshCopy(pi.indices.data)],
   });
 }
 const cases = {

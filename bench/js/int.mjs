@@ -10,7 +10,7 @@
 // dominate both calls, the copying ratio tends to this row's.
 //   node bench/js/int.mjs [--rounds N] [--batch 20]
 import * as u from '../../dist/index.js';
-import { input, intValues } from './suite.mjs';
+import { freshCopy, input, intValues } from './suite.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -28,12 +28,6 @@ const xu8 = { data: intValues(x32.data, 'uint8'), shape };
 const xi8 = { data: intValues(x32.data, 'int8'), shape };
 const p32 = u.maxPool2d(x32, opts), pu8 = u.maxPool2d(xu8, opts), pi8 = u.maxPool2d(xi8, opts);
 const r32 = u.uploadTensor(x32), ru8 = u.uploadTensor(xu8);
-// A fresh copy of `a` in memory that is not zeroed first.
-const fresh = (a) => {
-  const b = new a.constructor(Buffer.allocUnsafeSlow(a.byteLength).buffer, 0, a.length);
-  b.set(a);
-  return b;
-};
 const resident = (xr) => () => {
   const r = u.maxPool2d(xr, { kernelSize: 2, resident: true });
   r.output.dispose();
@@ -48,8 +42,8 @@ const pairs = {
   'int8 unpool (copy) / float32': [() => u.maxUnpool2d(pi8.output, pi8.indices, uopts),
                                    () => u.maxUnpool2d(p32.output, p32.indices, uopts)],
   'uint8 pool results alone / float32 (copying, page-fault bound)': [
-    () => [fresh(pu8.output.data), fresh(pu8.indices.data)],
-    () => [fresh(p32.output.data), fresh(p32.indices.data)]],
+    () => [freshCopy(pu8.output.data), freshCopy(pu8.indices.data)],
+    () => [freshCopy(p32.output.data), freshCopy(p32.indices.data)]],
 };
 const time = (f) => {
   const t0 = performance.now();

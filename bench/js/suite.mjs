@@ -39,6 +39,16 @@ export function intValues(f32, dtype) {
 }
 
 /**
+ * A fresh copy of typed array `a` in memory that is not zeroed first: the
+ * copying API's results in Node (streamed.ts's freshArray), filled.
+ */
+export function freshCopy(a) {
+  const b = new a.constructor(Buffer.allocUnsafeSlow(a.byteLength).buffer, 0, a.length);
+  b.set(a);
+  return b;
+}
+
+/**
  * The bits of `input()`'s float32 values as float16 or bfloat16, truncated
  * (any finite pattern serves a timing): bfloat16 is each float32's top
  * half, float16 its exponent rebiased and its mantissa cut to 10 bits
