@@ -196,9 +196,14 @@ export function floatGradient(fn: string, gi: Input): void {
   }
 }
 
-/** 'x.data is a Uint8Array(4) of uint8 values', or 'x is a WasmTensor of uint8 values'. */
+/**
+ * 'x.data is a Uint8Array(4) of uint8 values', or 'x is a WasmTensor of uint8
+ * values' (a GpuTensor's: 'x is a GpuTensor of uint8 values').
+ */
 export function holding(name: string, i: Input): string {
-  if (i.data === undefined) return `${name} is a WasmTensor of ${i.dtype} values`;
+  if (i.data === undefined) {
+    return `${name} is a ${i.foreign === undefined ? 'WasmTensor' : 'GpuTensor'} of ${i.dtype} values`;
+  }
   return `${name}.data is ${withArticle(`${i.cls.tag}(${i.data.length})`)} of ${i.dtype} values`;
 }
 

@@ -74,9 +74,18 @@ export class GpuBackend implements GpuOwner {
    * @param bindingLimit - bytes a kernel binds of one tensor at most, below
    *   the device's maxStorageBufferBindingSize: the tests split small
    *   tensors into chunks with it.
+   * @param keep - held, never used (see the field).
    */
   constructor(readonly device: GpuDeviceLike, readonly rt: Runtime,
-              private readonly bindingLimit = Infinity) {
+              private readonly bindingLimit = Infinity,
+              /**
+               * What initWebGPU() was given or requested on the way to the
+               * device (the GPU object, the adapter), held for as long as
+               * the backend or one of its tensors lives: Dawn's `webgpu`
+               * package aborts the process a few calls after the object
+               * its create() returned is garbage-collected.
+               */
+              readonly keep: readonly unknown[] = []) {
     void device.lost.then((info) => {
       this.lostMessage = `the GPUDevice was lost (${info?.reason ?? 'unknown'}: ${info?.message ?? ''})`;
     });
@@ -294,6 +303,9 @@ export class GpuBackend implements GpuOwner {
            buffers: (GpuBufferLike | Range | undefined)[], temps: GpuBufferLike[],
            indirect?: { buffer: GpuBufferLike; offset: number }, taps?: readonly number[]): void {
     if (items === 0) return;
+    if (!Number.isSafeInteger(items) || items < 0) {
+      throw new Error(`unpool: internal error: ${family}/${entry} dispatched over ${items} items`);
+    }
     const [gx, gy] = this.groupsOf(entry === 'error_value' ? 1 : items);
     const uniform = this.device.createBuffer({
       size: PARAMS_BYTES, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'unpool params',
@@ -422,6 +434,16 @@ export class GpuBackend implements GpuOwner {
     const g = readPlanGeometry(rt);
     const outputs = c.outputs.map((o, k) => this.output(c, k, o.shape ?? shapeOut, used));
     const units = unitsOf(g);
+    // A result's contents depend on the checks of the calls that made its
+    // inputs too: an error there reaches read() of everything downstream.
+    const checks = [...inputs.flatMap((t) => t.checks)];
+    if (units === 0) {
+      // An empty batch (the only empty dim the core plans): every tensor of
+      // the call is empty, so there is nothing to run, and a dispatch of
+      // zero workgroups or a binding of zero bytes would be refused.
+      for (const t of outputs) t.checks = checks;
+      return outputs;
+    }
     // Chunks are planned before anything is encoded: a call too large to
     // split throws at the call.
     this.chunks(fn, units, [...inputs, ...outputs]);
@@ -432,9 +454,6 @@ export class GpuBackend implements GpuOwner {
     let check: ContentCheck | undefined;
     const refused = this.refusals(fn, named, () => this.encode(rt, c, g, units, inputs, outputs, plan,
                                                                (k) => { check = k; }));
-    // A result's contents depend on the checks of the calls that made its
-    // inputs too: an error there reaches read() of everything downstream.
-    const checks = [...inputs.flatMap((t) => t.checks)];
     if (check !== undefined) checks.push(check);
     if (refused !== undefined) checks.push(refused);
     for (const t of outputs) t.checks = checks;
@@ -652,6 +671,11 @@ export class GpuBackend implements GpuOwner {
     }
     const result = this.tensor(fn, indices.shape, toType, DTYPES[toType].classes[0], `${fn} result`);
     const units = unitsOf(g);
+    if (units === 0) {
+      // An empty batch: nothing to convert (see execute()).
+      result.checks = indices.checks;
+      return result;
+    }
     const chunks = this.chunks(fn, units, [indices, result]);
     const status = this.statusBuffer();
     const block = rt.f.slice();

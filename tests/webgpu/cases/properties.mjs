@@ -276,4 +276,96 @@ export const cases = [
       await agree('integer adaptive indices', acpu.indices, agpu.indices);
     }),
   },
+  {
+    name: 'empty batches (N = 0): every op, forward and backward, both layouts, every dtype: the WebAssembly API\'s outcome',
+    run: async (ctx) => {
+      await unpool.init();
+      // Only the batch dim may be 0 (the core refuses any other empty dim,
+      // on both paths); such a call has nothing to run on the GPU: no
+      // dispatch of zero workgroups, no binding of zero bytes (the harness
+      // fails a case on any validation error of its device).
+      const gpu = await initWebGPU({ device: ctx.device });
+      const CLS = {
+        float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array, uint8: Uint8Array,
+        int8: Int8Array, int16: Int16Array, int32: Int32Array, int64: BigInt64Array,
+      };
+      const host = (dtype, shape) => ({
+        data: new CLS[dtype](0), shape, ...(dtype === 'float16' || dtype === 'bfloat16' ? { dtype } : {}),
+      });
+      const idx = (type, shape) => ({ data: type === 'int64' ? new BigInt64Array(0) : new Int32Array(0), shape });
+      let calls = 0;
+      /**
+       * One call on both paths, its tensors as WasmTensors and GpuTensors:
+       * equal results, or equal errors (a message that names the tensor's
+       * class names the GpuTensor where the WebAssembly API names the
+       * WasmTensor, the rest word for word).
+       */
+      const both = async (what, name, args) => {
+        const put = (a, upload) => (a && a.data && a.shape ? upload(a) : a);
+        const on = (upload) => args.map((a) => {
+          if (a && typeof a === 'object' && !a.data) {
+            return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, k === 'randomSamples' ? put(v, upload) : v]));
+          }
+          return put(a, upload);
+        });
+        // convertIndices takes host arrays only on the WebAssembly API.
+        const resident = name === 'convertIndices' ? args : on(unpool.uploadTensor);
+        let cpu, cpuError, g, gpuError;
+        try { cpu = name === 'convertIndices' ? unpool.convertIndices(...resident) : unpool[name](...resident); } catch (e) { cpuError = e; }
+        try { g = gpu[name](...on(gpu.upload)); } catch (e) { gpuError = e; }
+        calls += 1;
+        if (cpuError || gpuError) {
+          if (cpuError?.constructor !== gpuError?.constructor ||
+              cpuError?.message.replaceAll('WasmTensor', 'GpuTensor') !== gpuError?.message) {
+            throw new Error(`${what}: CPU ${cpuError ?? 'a result'} | GPU ${gpuError ?? 'a result'}`);
+          }
+          return;
+        }
+        if (cpu.output) {
+          await agree(`${what} output`, cpu.output, g.output);
+          await agree(`${what} indices`, cpu.indices, g.indices);
+        } else {
+          await agree(what, cpu, g);
+        }
+      };
+      const dtypes = Object.keys(CLS);
+      for (const dims of [1, 2, 3]) {
+        for (const last of [false, true]) {
+          const layout = last ? ['NLC', 'NHWC', 'NDHWC'][dims - 1] : undefined;
+          const lo = layout ? { layout } : {};
+          const shapeOf = (s) => (last ? [0, ...Array(dims).fill(s), 3] : [0, 3, ...Array(dims).fill(s)]);
+          const xs = shapeOf(4), ys = shapeOf(2);
+          for (const dtype of dtypes) {
+            for (const indexType of ['int32', 'int64']) {
+              const w = `${dims}d ${layout ?? 'NC*'} ${dtype} ${indexType}`;
+              const x = host(dtype, xs), y = host(dtype, ys), i = idx(indexType, ys);
+              await both(`${w} maxPool`, `maxPool${dims}d`, [x, { kernelSize: 2, indexType, ...lo }]);
+              await both(`${w} maxUnpool`, `maxUnpool${dims}d`, [y, i, { kernelSize: 2, ...lo }]);
+              await both(`${w} maxUnpool (kernel-free)`, `maxUnpool${dims}d`, [y, i, { outputSize: Array(dims).fill(5), ...lo }]);
+              await both(`${w} adaptiveMaxPool`, `adaptiveMaxPool${dims}d`, [x, { outputSize: 2, indexType, ...lo }]);
+              // The backward passes refuse integer gradients on both paths.
+              await both(`${w} maxPoolBackward`, `maxPool${dims}dBackward`, [y, i, { kernelSize: 2, inputShape: xs, ...lo }]);
+              await both(`${w} maxUnpoolBackward`, `maxUnpool${dims}dBackward`, [x, i, { ...lo }]);
+              await both(`${w} adaptiveMaxPoolBackward`, `adaptiveMaxPool${dims}dBackward`, [y, i, { inputShape: xs, ...lo }]);
+              await both(`${w} convertIndices`, 'convertIndices',
+                         [i, { from: 'pytorch', to: 'onnx', inputShape: xs, indexType, ...(layout ? lo : { dims }) }]);
+              if (dims === 1 || last) continue;
+              const samples = host(dtype, [0, 3, dims]);
+              const f = { kernelSize: 2, outputSize: 2, indexType };
+              await both(`${w} fractionalMaxPool`, `fractionalMaxPool${dims}d`, [x, { ...f, randomSamples: samples }]);
+              await both(`${w} fractionalMaxPool (drawn samples)`, `fractionalMaxPool${dims}d`, [x, f]);
+              await both(`${w} fractionalMaxPoolBackward`, `fractionalMaxPool${dims}dBackward`, [y, i, { inputShape: xs }]);
+            }
+          }
+        }
+      }
+      // `out` tensors of zero elements.
+      const X = gpu.upload(host('float32', [0, 2, 4, 4]));
+      const out = { output: gpu.upload(host('float32', [0, 2, 2, 2])), indices: gpu.upload(idx('int32', [0, 2, 2, 2])) };
+      const r = gpu.maxPool2d(X, { kernelSize: 2, out });
+      if (r.output !== out.output || r.indices !== out.indices) throw new Error('out: not the given tensors');
+      await agree('out', unpool.maxPool2d(host('float32', [0, 2, 4, 4]), { kernelSize: 2 }).output, r.output);
+      ctx.log(`${calls} calls with an empty batch agree`);
+    },
+  },
 ];
