@@ -257,6 +257,19 @@ const FOREIGN_KEYS: Readonly<Record<string, readonly [means: string, note: strin
 /** A key folded for comparison: lower case, without '_' and '-'. */
 const fold = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
 
+/**
+ * Whether `a` becomes `b` by one edit (a letter inserted, dropped, changed,
+ * or two neighbours swapped): a typo of a key ('stide', 'devce').
+ */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const tail = (x: string, y: string) => a.slice(i + x.length) === b.slice(i + y.length);
+  return tail('x', '') || tail('', 'x') || tail('x', 'x') ||
+      (a[i] === b[i + 1] && a[i + 1] === b[i] && tail('xx', 'xx'));
+}
+
 /** What the message adds for an unknown `key`: a hint, or the options `fn` takes. */
 function unknownKeyHint(fn: string, key: string, known: readonly string[]): string {
   const foreign = Object.prototype.hasOwnProperty.call(FOREIGN_KEYS, key) ? FOREIGN_KEYS[key]
@@ -264,7 +277,8 @@ function unknownKeyHint(fn: string, key: string, known: readonly string[]): stri
   let means = foreign?.[0] ?? '';
   const note = foreign?.[1] ?? '';
   if (foreign === undefined) {
-    means = known.find((k) => fold(k) === fold(key)) ?? '';
+    means = known.find((k) => fold(k) === fold(key)) ??
+        (fold(key).length >= 3 ? known.find((k) => oneEditApart(fold(key), fold(k))) : undefined) ?? '';
     if (means === '' && fold(key) !== '') {
       // A known name in another spelling that this function does not take.
       const all = ['kernelSize', 'stride', 'padding', 'dilation', 'ceilMode', 'indexType',

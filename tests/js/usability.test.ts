@@ -143,8 +143,10 @@ describe('one way to recognise validation errors', () => {
     ['not a tensor', () => u.maxPool2d(5, { kernelSize: 2 }), TypeError,
       'maxPool2d: x must be a tensor { data, shape }, got 5', 'invalid_type'],
     ['a required option missing', () => u.maxPool2d(x4(), {}), TypeError, 'maxPool2d: kernelSize is required', 'invalid_type'],
-    ['an unknown option', () => u.maxPool2d(x4(), { kernelSize: 2, stide: 1 }), TypeError,
-      `maxPool2d: options.stide=1 is not an option; maxPool2d takes ${POOL_TAKES}`, 'unknown_option'],
+    ['an unknown option', () => u.maxPool2d(x4(), { kernelSize: 2, sride: 7 }), TypeError,
+      'maxPool2d: options.sride=7 is not an option; did you mean stride?', 'unknown_option'],
+    ['an unknown option, not a typo', () => u.maxPool2d(x4(), { kernelSize: 2, foo: 1 }), TypeError,
+      `maxPool2d: options.foo=1 is not an option; maxPool2d takes ${POOL_TAKES}`, 'unknown_option'],
   ];
   for (const [label, call, cls, message, code] of cases) {
     it(`${label}: a ${cls.name} with code ${code}, told by isUnpoolError`, () => {

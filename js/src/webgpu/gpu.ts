@@ -98,8 +98,17 @@ export interface GpuAdapterLike {
   requestDevice(d?: unknown): Promise<GpuDeviceLike>;
 }
 
+/** requestAdapter()'s options (WebGPU's GPURequestAdapterOptions). */
+export interface GpuRequestAdapterOptions {
+  powerPreference?: 'low-power' | 'high-performance';
+  forceFallbackAdapter?: boolean;
+  /** 'compatibility': a WebGPU compatibility-mode adapter (Dawn's OpenGL ES backend). */
+  featureLevel?: 'core' | 'compatibility';
+  [other: string]: unknown;
+}
+
 export interface GpuLike {
-  requestAdapter(o?: unknown): Promise<GpuAdapterLike | null>;
+  requestAdapter(o?: GpuRequestAdapterOptions): Promise<GpuAdapterLike | null>;
 }
 
 /**
@@ -116,6 +125,10 @@ export type GPUDeviceType =
 /** The GPUBuffer type of the consumer's setup (see {@link GPUDeviceType}). */
 export type GPUBufferType =
     typeof globalThis extends { GPUBuffer: { prototype: infer P } } ? P : GpuBufferLike;
+
+/** The GPUAdapter type of the consumer's setup (see {@link GPUDeviceType}). */
+export type GPUAdapterType =
+    typeof globalThis extends { GPUAdapter: { prototype: infer P } } ? P : GpuAdapterLike;
 
 /** The GPU type (navigator.gpu's) of the consumer's setup (see {@link GPUDeviceType}). */
 export type GPUType = typeof globalThis extends { GPU: { prototype: infer P } } ? P : GpuLike;

@@ -14,7 +14,9 @@ import { drawSamples } from '../options-adaptive.js';
 import { checkOptionKeys, CONVERT_INDICES_KEYS } from '../options.js';
 import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBackend } from './device.js';
-import type { GpuDeviceLike, GPUDeviceType, GpuLike, GPUType } from './gpu.js';
+import type {
+  GpuAdapterLike, GPUAdapterType, GpuDeviceLike, GPUDeviceType, GpuLike, GpuRequestAdapterOptions, GPUType,
+} from './gpu.js';
 import { wrapSource } from './interop.js';
 import type { OrtGpuTensorLike, TfGpuDataLike } from './interop.js';
 import { GpuTensor } from './tensor.js';
@@ -23,7 +25,8 @@ export { GpuTensor } from './tensor.js';
 export { toOrtTensor, toTfTensor } from './interop.js';
 export type { OrtGpuTensorLike, OrtLike, TfGpuDataLike, TfLike, ToTfTensorOptions } from './interop.js';
 export type {
-  GpuBufferLike, GpuDeviceLike, GpuLike, GpuAdapterLike, GPUBufferType, GPUDeviceType, GPUType,
+  GpuBufferLike, GpuDeviceLike, GpuLike, GpuAdapterLike, GPUAdapterType, GPUBufferType, GPUDeviceType,
+  GpuRequestAdapterOptions, GPUType,
 } from './gpu.js';
 
 /** The backend whose call is running (set around each gpu.* call). */
@@ -51,13 +54,25 @@ setForeignEngine((rt, c) => {
 });
 
 export interface InitWebGPUOptions extends InitOptions {
-  /** The device to run on (ONNX Runtime's, TF.js's, or your own). Default: requested from `gpu`. */
-  device?: GPUDeviceType;
   /**
-   * Where to request an adapter and device when no `device` is given:
-   * default `navigator.gpu` (Node.js: the `webgpu` package's `create()`).
+   * The device to run on (ONNX Runtime's, TF.js's, or your own). Default: one
+   * requested from `adapter`, or from an adapter of `gpu`.
+   */
+  device?: GPUDeviceType;
+  /** The adapter to request the device from (no `device` given). */
+  adapter?: GPUAdapterType;
+  /**
+   * Where to request an adapter when neither `device` nor `adapter` is given:
+   * default `navigator.gpu` (Node.js: the `webgpu` package's `create()`,
+   * which initWebGPU keeps referenced for as long as the backend lives).
    */
   gpu?: GPUType;
+  /**
+   * Passed to `requestAdapter()` (no `device` or `adapter` given), e.g.
+   * `{ featureLevel: 'compatibility' }` for Dawn's OpenGL ES backend, or
+   * `{ powerPreference: 'high-performance' }`.
+   */
+  adapterOptions?: GpuRequestAdapterOptions;
   /** @internal Bytes of a tensor a kernel binds at most (tests: calls split into chunks). */
   bindingLimit?: number;
 }
@@ -190,33 +205,104 @@ function backendObject(b: GpuBackend): WebGPUBackend {
   return Object.freeze(api) as unknown as WebGPUBackend;
 }
 
+/** initWebGPU's option keys (and the internal bindingLimit, which messages do not list). */
+const INIT_WEBGPU_KEYS = ['device', 'adapter', 'gpu', 'adapterOptions', 'simd', 'locateFile', 'wasmBinary'];
+
+/** The order that gives ONNX Runtime's and TF.js's devices, for messages about `device`. */
+const DEVICE_ORDER = "ONNX Runtime's device is ort.env.webgpu.device once its first WebGPU session " +
+    'exists (create the session first; before it, it is undefined); TF.js\'s is tf.backend().device ' +
+    "after await tf.setBackend('webgpu'); or leave device out to request one";
+
 /**
- * Sets up the WebGPU backend on `device` (or on one requested from
- * `navigator.gpu`), loading the WebAssembly module too: it plans every call.
+ * How to get a software adapter, for the "no adapter" message, on Linux
+ * outside a browser (where a machine without a GPU is common).
+ */
+function softwareAdapterHint(): string {
+  const g = globalThis as { Deno?: { build?: { os?: string } }; process?: { platform?: string } };
+  const os = g.Deno?.build?.os ?? g.process?.platform;
+  if (os !== 'linux') return '';
+  return '. On Linux without a GPU: Dawn (the webgpu package) refuses Mesa\'s lavapipe but runs on the ' +
+      'SwiftShader Vulkan driver of Debian\'s chromium (set VK_ICD_FILENAMES=' +
+      '/usr/lib/chromium/vk_swiftshader_icd.json before it loads), or on OpenGL ES ' +
+      "(create(['backend=opengles']) with adapterOptions: { featureLevel: 'compatibility' } and " +
+      'EGL_PLATFORM=surfaceless); Deno\'s WebGPU runs on lavapipe (apt-get install mesa-vulkan-drivers)';
+}
+
+/** requestAdapter()'s options as a message shows them. */
+function optionsText(o: object): string {
+  try {
+    return JSON.stringify(o) ?? describe(o);
+  } catch {
+    return describe(o);
+  }
+}
+
+const hasMethod = (v: unknown, name: string): boolean =>
+  v !== null && typeof v === 'object' && typeof (v as Record<string, unknown>)[name] === 'function';
+
+/**
+ * Sets up the WebGPU backend on `device` (or on one requested from `adapter`,
+ * or from an adapter of `gpu`, default `navigator.gpu`), loading the
+ * WebAssembly module too: it plans every call. The backend keeps what it was
+ * given referenced for as long as it or one of its tensors lives.
  */
 export async function initWebGPU(options: InitWebGPUOptions = {}): Promise<WebGPUBackend> {
   const fn = 'initWebGPU';
   if (options === null || typeof options !== 'object') {
     throw new UnpoolTypeError(`${fn}: options must be an object, got ${describe(options)}`);
   }
-  const { device: given, gpu: source, bindingLimit, ...wasmOptions } = options;
+  const { bindingLimit, ...rest } = options;
+  checkOptionKeys(fn, rest, INIT_WEBGPU_KEYS);
+  const { device: given, adapter: givenAdapter, gpu: source, adapterOptions, ...wasmOptions } = rest;
+  const requesting = ['adapter', 'gpu', 'adapterOptions'].filter((k) => k in options);
+  if ('device' in options) {
+    if (requesting.length > 0) {
+      throw new UnpoolTypeError(`${fn}: device and ${requesting.join(', ')} given: ${requesting.join(', ')} ` +
+          'would only request a device; pass either device or how to request one');
+    }
+    if (!hasMethod(given, 'createBuffer') || !hasMethod((given as { queue?: unknown }).queue, 'submit')) {
+      const adapterHint = hasMethod(given, 'requestDevice') ? ' (that is a GPUAdapter: pass { adapter })' : '';
+      throw new UnpoolTypeError(`${fn}: device must be a GPUDevice, got ${describe(given)}${adapterHint}; ` +
+          DEVICE_ORDER);
+    }
+  }
+  if ('adapter' in options) {
+    if ('gpu' in options || 'adapterOptions' in options) {
+      throw new UnpoolTypeError(`${fn}: adapter and ${'gpu' in options ? 'gpu' : 'adapterOptions'} given: ` +
+          'the adapter is the one to use; pass either adapter or how to request one');
+    }
+    if (!hasMethod(givenAdapter, 'requestDevice')) {
+      throw new UnpoolTypeError(`${fn}: adapter must be a GPUAdapter, got ${describe(givenAdapter)}`);
+    }
+  }
+  if ('gpu' in options && !hasMethod(source, 'requestAdapter')) {
+    throw new UnpoolTypeError(`${fn}: gpu must be a GPU object (navigator.gpu, or create([]) of the ` +
+        `'webgpu' package in Node.js), got ${describe(source)}`);
+  }
+  if ('adapterOptions' in options && (adapterOptions === null || typeof adapterOptions !== 'object')) {
+    throw new UnpoolTypeError(`${fn}: adapterOptions must be an object (requestAdapter's options), ` +
+        `got ${describe(adapterOptions)}`);
+  }
   await init(wasmOptions);
-  // The consumer's WebGPU types (GPUDeviceType) are used as the structural ones.
+  // The consumer's WebGPU types (GPUDeviceType, ...) are used as the structural ones.
   let device = given as unknown as GpuDeviceLike | undefined;
-  if (device === undefined) {
-    const g = (source as unknown as GpuLike | undefined) ??
+  let adapter = givenAdapter as unknown as GpuAdapterLike | undefined;
+  let g: GpuLike | undefined;
+  if (device === undefined && adapter === undefined) {
+    g = (source as unknown as GpuLike | undefined) ??
         (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
     if (g === undefined) {
       throw new UnpoolError(`${fn}: this runtime has no navigator.gpu; pass { device } (or, in ` +
           "Node.js, { gpu: create([]) } from the 'webgpu' package)", 'unsupported');
     }
-    const adapter = await g.requestAdapter();
-    if (adapter === null) throw new UnpoolError(`${fn}: navigator.gpu gave no adapter`, 'unsupported');
-    device = await adapter.requestDevice();
-  } else if (device === null || typeof device !== 'object' ||
-             typeof (device as { createBuffer?: unknown }).createBuffer !== 'function') {
-    throw new UnpoolTypeError(`${fn}: device must be a GPUDevice, got ${describe(device)}`);
+    const asked = `${source === undefined ? 'navigator.gpu' : 'gpu'}.requestAdapter(` +
+        `${adapterOptions === undefined ? '' : optionsText(adapterOptions)})`;
+    const a = await g.requestAdapter(adapterOptions);
+    if (a === null || a === undefined) {
+      throw new UnpoolError(`${fn}: ${asked} gave no adapter${softwareAdapterHint()}`, 'unsupported');
+    }
+    adapter = a;
   }
-  return backendObject(new GpuBackend(device, runtimeOf(wasm(fn)), bindingLimit));
+  device ??= await adapter!.requestDevice();
+  return backendObject(new GpuBackend(device, runtimeOf(wasm(fn)), bindingLimit, [g, adapter]));
 }
-

@@ -55,8 +55,9 @@ export const cases = [
       // int32 and int64 tensors are values or indices by the argument; floats are never indices.
       throws('values as indices', () => gpu.maxUnpool2d(output, output, { kernelSize: 2 }), TypeError,
              /^maxUnpool2d: indices must hold .* data, got a GpuTensor of float32/);
+      // The WebAssembly API's message for a WasmTensor, word for word, naming the GpuTensor.
       throws('integer gradients', () => gpu.maxPool2dBackward(indices, indices, { kernelSize: 2, inputShape: [1, 1, 4, 4] }),
-             TypeError, /^maxPool2dBackward: gradOutput/);
+             TypeError, /^maxPool2dBackward: gradOutput is a GpuTensor of int32 values; a pool's gradient adds, and takes float32, float64, float16 or bfloat16 values only$/);
       throws('resident', () => gpu.maxPool2d(X, { kernelSize: 2, resident: true }), TypeError, /resident/);
       throws('out of the wrong dtype', () => gpu.maxPool2d(X, { kernelSize: 2, out: { output: indices } }), TypeError,
              /out\.output must be a GpuTensor of float32/);
@@ -159,6 +160,58 @@ export const cases = [
         throw new Error(`lost device: ${thrown}`);
       }
       await rejects('read() on a lost device', (async () => T.read())(), /^gpu\.read: the GPUDevice was lost/);
+    },
+  },
+  {
+    name: 'initWebGPU: its options checked, the adapter chosen, "no adapter" naming what was asked',
+    run: async (ctx) => {
+      await unpool.init();
+      const refuses = async (what, options, cls, pattern) => {
+        const e = await rejects(what, initWebGPU(options), pattern);
+        if (!(e instanceof cls)) throw new Error(`${what}: want ${cls.name}, got ${e}`);
+      };
+      // An unknown key (a typo of device) would make a private device.
+      await refuses('a typo', { gpu: ctx.gpu, devce: ctx.device }, TypeError,
+                    /^initWebGPU: options\.devce=a GPUDevice is not an option; did you mean device\?$/);
+      await refuses('an unknown key', { device: ctx.device, foo: 1 }, TypeError,
+                    /^initWebGPU: options\.foo=1 is not an option; initWebGPU takes device, adapter, gpu, adapterOptions, simd, locateFile, wasmBinary$/);
+      // What `await ort.env.webgpu.device` gives before ORT's first session.
+      await refuses('device: undefined', { device: undefined }, TypeError,
+                    /^initWebGPU: device must be a GPUDevice, got undefined; ONNX Runtime's device is ort\.env\.webgpu\.device once its first WebGPU session exists \(create the session first; before it, it is undefined\)/);
+      await refuses('an adapter as the device', { device: ctx.adapter }, TypeError,
+                    /^initWebGPU: device must be a GPUDevice, got .* \(that is a GPUAdapter: pass \{ adapter \}\)/);
+      await refuses('device and gpu', { device: ctx.device, gpu: ctx.gpu }, TypeError,
+                    /^initWebGPU: device and gpu given: gpu would only request a device/);
+      await refuses('adapter and adapterOptions', { adapter: ctx.adapter, adapterOptions: {} }, TypeError,
+                    /^initWebGPU: adapter and adapterOptions given/);
+      await refuses('not an adapter', { adapter: ctx.device }, TypeError, /^initWebGPU: adapter must be a GPUAdapter, got /);
+      await refuses('not a GPU', { gpu: {} }, TypeError, /^initWebGPU: gpu must be a GPU object \(navigator\.gpu, or create\(\[\]\) of the 'webgpu' package in Node\.js\), got an Object$/);
+      await refuses('adapterOptions not an object', { gpu: ctx.gpu, adapterOptions: 'compatibility' }, TypeError,
+                    /^initWebGPU: adapterOptions must be an object \(requestAdapter's options\), got "compatibility"$/);
+      // "No adapter" names what was asked, and (Node.js, Deno, Bun on Linux) how to get a software one.
+      const asked = [];
+      const none = { requestAdapter: async (o) => { asked.push(o); return null; } };
+      const g = globalThis;
+      const linux = (g.Deno?.build?.os ?? g.process?.platform) === 'linux';
+      const e = await rejects('no adapter', initWebGPU({ gpu: none, adapterOptions: { powerPreference: 'low-power' } }),
+                              /^initWebGPU: gpu\.requestAdapter\(\{"powerPreference":"low-power"\}\) gave no adapter/);
+      if (e.code !== 'unsupported') throw new Error(`no adapter: code ${e.code}`);
+      if (linux !== /VK_ICD_FILENAMES=\/usr\/lib\/chromium\/vk_swiftshader_icd\.json/.test(e.message) ||
+          linux !== /Deno's WebGPU runs on lavapipe/.test(e.message)) {
+        throw new Error(`no adapter (linux=${linux}): the software adapter hint is wrong in ${JSON.stringify(e.message)}`);
+      }
+      if (JSON.stringify(asked) !== '[{"powerPreference":"low-power"}]') throw new Error(`requestAdapter got ${JSON.stringify(asked)}`);
+      // The ways to choose: an adapter, or requestAdapter's options (the stack's own: compatibility on OpenGL ES).
+      const x = { data: Float32Array.of(1, 5, 3, 2), shape: [1, 1, 2, 2] };
+      // (ctx.adapter made ctx.device: an adapter gives one device.)
+      for (const [what, options] of [['adapter', { adapter: await ctx.gpu.requestAdapter(ctx.adapterOptions) }],
+        ['gpu + adapterOptions', { gpu: ctx.gpu, adapterOptions: ctx.adapterOptions }]]) {
+        const b = await initWebGPU(options);
+        if (b.device === ctx.device) throw new Error(`${what}: not a device of its own`);
+        const r = await b.maxPool2d(b.upload(x), { kernelSize: 2 }).indices.read();
+        if (r.data[0] !== 1) throw new Error(`${what}: index ${r.data[0]}`);
+        b.device.destroy();
+      }
     },
   },
 ];
