@@ -96,6 +96,35 @@ describe('ONNX Runtime Web (default import, JSEP WebGPU EP) and unpool/webgpu on
       .toThrow(/^toOrtTensor: ort must be the onnxruntime-web namespace/);
   });
 
+  test('a handed-over tensor: ORT owns it (destroy() refuses, the session stays right); another device\'s is refused', async () => {
+    const data = Float32Array.from({ length: 1024 }, (_, i) => Math.sin(i));
+    const t = gpu.upload({ data, shape: [1, 4, 16, 16] });
+    const u = toOrtTensor(t, ort);
+    // Before the fix, destroy() here made the run read a destroyed buffer:
+    // a WebGPU warning, a wrong y, and a session broken from then on.
+    expect(() => t.destroy()).toThrow(/^gpu\.destroy: this GpuTensor was handed to ONNX Runtime by toOrtTensor\(\)/);
+    expect(() => toOrtTensor(t, ort)).toThrow(/^toOrtTensor: t was handed to ONNX Runtime by an earlier toOrtTensor\(\)/);
+    const { y } = await decoder.run({ unpooled: u });
+    const ref = (await decoder.run({ unpooled: new ort.Tensor('float32', data, [1, 4, 16, 16]) })).y;
+    expect(bytes(await y.getData() as Float32Array)).toEqual(bytes(await ref.getData() as Float32Array));
+    u.dispose();
+    expect(t.isDestroyed).toBe(true);
+    y.dispose(); ref.dispose();
+
+    // A tensor of another device (unpool's own, not ORT's): refused at the call, naming t.
+    const other = await initWebGPU();
+    expect(other.device).not.toBe(await ort.env.webgpu.device);
+    const o = other.upload({ data, shape: [1, 4, 16, 16] });
+    expect(() => toOrtTensor(o, ort)).toThrow(/^toOrtTensor: t is a GpuTensor of another GPUDevice than ONNX Runtime's \(ort\.env\.webgpu\.device\)/);
+    o.destroy();
+    (other.device as unknown as GPUDevice).destroy();
+    // ... and the session still runs right.
+    const again = (await decoder.run({ unpooled: new ort.Tensor('float32', data, [1, 4, 16, 16]) })).y;
+    const ref2 = (await decoder.run({ unpooled: new ort.Tensor('float32', data, [1, 4, 16, 16]) })).y;
+    expect(bytes(await again.getData() as Float32Array)).toEqual(bytes(await ref2.getData() as Float32Array));
+    again.dispose(); ref2.dispose();
+  });
+
   test('gpu.wrap(ortTensor): dims and type, float16 and int64; a CPU tensor or options refused; buffer form kept', async () => {
     const half = Uint16Array.of(0x3c00, 0xc000, 0x0001, 0x7c00);
     const oh = ort.Tensor.fromGpuBuffer(gpuBuffer(gpu.upload({ data: half, shape: [1, 4], dtype: 'float16' })),
@@ -173,7 +202,8 @@ describe('ONNX Runtime Web (default import, JSEP WebGPU EP) and unpool/webgpu on
       attributes: { kernel_shape: [2, 2], strides: [2, 2] },
     }), WEBGPU);
     const x = gpu.upload({ data, shape });
-    const { Y } = await s.run({ X: toOrtTensor(x, ort) });
+    const X = toOrtTensor(x, ort);
+    const { Y } = await s.run({ X });
     expect(Y.location).toBe('gpu-buffer');
     const ortY = await Y.getData() as Float32Array;
     // ORT's WebGPU kernel (its start value -1e5 in the shipped bundle): -1e5 everywhere.
@@ -186,7 +216,7 @@ describe('ONNX Runtime Web (default import, JSEP WebGPU EP) and unpool/webgpu on
     expect(Array.from(got.data as Float32Array)).toEqual([-2e5, -2.02e5, -2.08e5, -2.1e5,
       -Infinity, -2.18e5, -2.24e5, -2.26e5]);
     expect((await mine.indices.read()).data).toEqual(want.indices.data);
-    Y.dispose(); x.destroy(); mine.output.destroy(); mine.indices.destroy();
+    Y.dispose(); X.dispose(); mine.output.destroy(); mine.indices.destroy();
     await s.release();
   });
 });

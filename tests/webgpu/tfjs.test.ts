@@ -143,6 +143,8 @@ describe('TF.js (WebGPU backend) and unpool/webgpu on one device', () => {
     gpu.device.queue.writeBuffer(t.buffer as GPUBuffer, 0, Float32Array.of(42));
     expect(Array.from(await shared.data())).toEqual([42, 2, 3, 4]);
     expect(Array.from(await copied.data())).toEqual([1, 2, 3, 4]);
+    // The zeroCopy tensor uses t's buffer: t.destroy() refuses until it is disposed.
+    expect(() => t.destroy()).toThrow(/^gpu\.destroy: a TF\.js tensor made by toTfTensor\(t, tf, \{ zeroCopy: true \}\) uses this buffer/);
     shared.dispose();
     expect(t.isDestroyed).toBe(false);
     expect(Array.from((await t.read()).data as Float32Array)).toEqual([42, 2, 3, 4]);   // TF.js left it alone
@@ -159,7 +161,7 @@ describe('TF.js (WebGPU backend) and unpool/webgpu on one device', () => {
     // A GpuTensor of another device is refused before TF.js binds it.
     const other = await initWebGPU();
     const o = other.upload({ data: Float32Array.of(1), shape: [1] });
-    expect(() => toTfTensor(o, tf)).toThrow(/^toTfTensor: TF\.js's backend runs on another GPUDevice than t/);
+    expect(() => toTfTensor(o, tf)).toThrow(/^toTfTensor: t is a GpuTensor of another GPUDevice than TF\.js's backend/);
     o.destroy();
     (other.device as unknown as GPUDevice).destroy();
   });

@@ -19,7 +19,11 @@ export interface OrtGpuTensorLike {
   readonly type: string;
 }
 
-/** What toOrtTensor() uses of the `onnxruntime-web` namespace: `ort.Tensor.fromGpuBuffer`. */
+/**
+ * What toOrtTensor() uses of the `onnxruntime-web` namespace:
+ * `ort.Tensor.fromGpuBuffer`, and `ort.env.webgpu.device` (ORT's device,
+ * there once its first WebGPU session exists).
+ */
 export interface OrtLike<T = unknown> {
   readonly Tensor: {
     fromGpuBuffer(buffer: never, options: {
@@ -27,12 +31,13 @@ export interface OrtLike<T = unknown> {
       download?: () => Promise<never>; dispose?: () => void;
     }): T;
   };
+  readonly env: { readonly webgpu: object };
 }
 
 /** What toTfTensor() uses of the `@tensorflow/tfjs` namespace: `tf.tensor`. */
 export interface TfLike<T = unknown> {
   tensor(values: never, shape: number[], dtype: never): T;
-  backend?(): unknown;
+  backend(): unknown;
 }
 
 /** TF.js's `tensor.dataToGPU()` result on the WebGPU backend. */
@@ -43,6 +48,24 @@ export interface TfGpuDataLike {
 
 /** The dtypes ORT takes from a GPU buffer (Tensor.GpuBufferDataTypes) that unpool has. */
 const ORT_GPU_TYPES: readonly string[] = ['float32', 'float16', 'int32', 'int64', 'uint8'];
+
+/** ONNX Runtime's order, for messages about its device. */
+const ORT_ORDER = 'create the ONNX Runtime session first, then run unpool on its device: ' +
+    'initWebGPU({ device: await ort.env.webgpu.device }) (or give ORT unpool\'s: ' +
+    "executionProviders: [{ name: 'webgpu', device: gpu.device }] with onnxruntime-web/webgpu)";
+
+/**
+ * ONNX Runtime's GPUDevice: `ort.env.webgpu.device` once its first WebGPU
+ * session exists (a plain property then); undefined before. A getter is not
+ * called: ORT versions whose getter exists before the first session create a
+ * device when it is read.
+ */
+function ortDevice(webgpu: object): unknown {
+  const d = Object.getOwnPropertyDescriptor(webgpu, 'device');
+  const v: unknown = d !== undefined && 'value' in d ? d.value : undefined;
+  return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then !== 'function'
+    ? v : undefined;
+}
 
 /** The dtypes TF.js's WebGPU backend keeps in buffers, as unpool names them. */
 const TF_GPU_TYPES: readonly string[] = ['float32', 'int32'];
@@ -100,39 +123,82 @@ function checkGpuTensor(fn: string, t: unknown): GpuTensor {
 /**
  * The GpuTensor `t` as an ONNX Runtime Web tensor on the same buffer, with no
  * copy: `ort.Tensor.fromGpuBuffer(t.buffer, { dataType, dims, download,
- * dispose })`. Ownership passes to the ORT tensor: its `getData()` reads the
- * data back (as `t.read()`, float16 as Uint16Array bits, ORT's class) and its
- * `dispose()` destroys `t` (and so the buffer, when the library made it).
- * `ort` is the `onnxruntime-web` namespace; the buffer must be on the device
- * of the session that takes the tensor.
+ * dispose })`. The ORT tensor owns the buffer from then on: its `getData()`
+ * reads the data back (as `t.read()`, float16 as Uint16Array bits, ORT's
+ * class), its `dispose()` destroys `t`, and `t.destroy()` throws (ORT may
+ * still read the buffer, and keeps it registered). `ort` is the
+ * `onnxruntime-web` namespace; `t` must be on ORT's device
+ * (`ort.env.webgpu.device`, there once a WebGPU session exists).
  */
 export function toOrtTensor<T>(t: GpuTensor, ort: OrtLike<T>): T {
   const fn = 'toOrtTensor';
   checkGpuTensor(fn, t);
-  const from = (ort as { Tensor?: { fromGpuBuffer?: unknown } } | null)?.Tensor?.fromGpuBuffer;
-  if (typeof from !== 'function') {
+  const o = ort as { Tensor?: { fromGpuBuffer?: unknown }; env?: { webgpu?: unknown } } | null;
+  const webgpu = o?.env?.webgpu;
+  if (typeof o?.Tensor?.fromGpuBuffer !== 'function' || webgpu === null || typeof webgpu !== 'object') {
     throw new UnpoolTypeError(`${fn}: ort must be the onnxruntime-web namespace (with ` +
-        `Tensor.fromGpuBuffer), got ${describe(ort)}`);
+        `Tensor.fromGpuBuffer and env.webgpu), got ${describe(ort)}`);
   }
   if (!ORT_GPU_TYPES.includes(t.dtype)) {
     throw new UnpoolError(`${fn}: ONNX Runtime takes no ${t.dtype} tensor from a GPU buffer ` +
-        `(it takes ${ORT_GPU_TYPES.filter((d) => d !== 'uint8').join(', ')})`, 'unsupported');
+        `(it takes ${ORT_GPU_TYPES.join(', ')})`, 'unsupported');
   }
+  checkOrtDevice(fn, 't', t, webgpu);
   const download = async () => {
     const { data } = await t.read();
     // ORT's float16 class is Uint16Array (bits).
     return (t.dtype === 'float16' ? new Uint16Array(data.buffer, data.byteOffset, data.length) : data) as never;
   };
-  return ort.Tensor.fromGpuBuffer(t.buffer as never, {
-    dataType: t.dtype as never, dims: t.shape.slice(), download, dispose: () => t.destroy(),
+  let release: (() => void) | undefined;
+  const tensor = ort.Tensor.fromGpuBuffer(t.buffer as never, {
+    dataType: t.dtype as never, dims: t.shape.slice(), download, dispose: () => release?.(),
   });
+  release = t.handOver(fn);
+  // ORT reads gpuBuffer when a session run takes the tensor: its device is
+  // checked again then, since the default import's device exists only from
+  // its first session on (and a device given to the native WebGPU EP leaves
+  // ort.env.webgpu.device unset, so unknown is no error).
+  checkOnRead(tensor, () => checkOrtDevice(fn, 'the ort.Tensor made from t', t, webgpu));
+  return tensor;
+}
+
+/** Throws when ONNX Runtime's device is known and is not the one `t` is on. */
+function checkOrtDevice(fn: string, name: string, t: GpuTensor, webgpu: object): void {
+  const device = ortDevice(webgpu);
+  if (device !== undefined && device !== t.owner.device) {
+    throw new UnpoolTypeError(`${fn}: ${name} is a GpuTensor of another GPUDevice than ONNX Runtime's ` +
+        `(ort.env.webgpu.device), which cannot use its buffer; ${ORT_ORDER}`);
+  }
+}
+
+/** Runs `check` whenever `tensor.gpuBuffer` is read (where the property can be redefined). */
+function checkOnRead(tensor: unknown, check: () => void): void {
+  if (tensor === null || typeof tensor !== 'object') return;
+  let d: PropertyDescriptor | undefined;
+  for (let o: object | null = tensor; o !== null && d === undefined; o = Object.getPrototypeOf(o)) {
+    d = Object.getOwnPropertyDescriptor(o, 'gpuBuffer');
+  }
+  if (d === undefined) return;
+  const { get, value } = d;
+  try {
+    Object.defineProperty(tensor, 'gpuBuffer', {
+      configurable: true, enumerable: d.enumerable,
+      get() {
+        check();
+        return get !== undefined ? get.call(tensor) : value;
+      },
+    });
+  } catch {
+    // A frozen tensor: the check at the call stands alone.
+  }
 }
 
 /** toTfTensor's options. */
 export interface ToTfTensorOptions {
   /**
    * TF.js uses the buffer itself instead of a copy: `t` must then outlive the
-   * TF.js tensor, whose dispose() leaves the buffer alone. Default false:
+   * TF.js tensor, whose dispose() leaves the buffer alone (`t.destroy()`
+   * throws until that tensor is disposed). Default false:
    * TF.js copies the buffer (the copy is submitted at the call), and `t`
    * stays the caller's, free to be destroyed at once.
    */
@@ -148,8 +214,9 @@ export interface ToTfTensorOptions {
 export function toTfTensor<T>(t: GpuTensor, tf: TfLike<T>, options: ToTfTensorOptions = {}): T {
   const fn = 'toTfTensor';
   checkGpuTensor(fn, t);
-  if (typeof (tf as { tensor?: unknown } | null)?.tensor !== 'function') {
-    throw new UnpoolTypeError(`${fn}: tf must be the @tensorflow/tfjs namespace (with tensor()), ` +
+  const f = tf as { tensor?: unknown; backend?: unknown } | null;
+  if (typeof f?.tensor !== 'function' || typeof f.backend !== 'function') {
+    throw new UnpoolTypeError(`${fn}: tf must be the @tensorflow/tfjs namespace (with tensor() and backend()), ` +
         `got ${describe(tf)}`);
   }
   if (options === null || typeof options !== 'object') {
@@ -160,12 +227,18 @@ export function toTfTensor<T>(t: GpuTensor, tf: TfLike<T>, options: ToTfTensorOp
         `${TF_GPU_TYPES.join(', ')}${t.dtype === 'int64' ? "; pool with indexType: 'int32'" : ''})`,
     'unsupported');
   }
-  const device = (t.owner as { device?: unknown }).device;
-  const tfDevice = (tf.backend?.() as { device?: unknown } | undefined)?.device;
-  if (tfDevice !== undefined && device !== undefined && tfDevice !== device) {
-    throw new UnpoolError(`${fn}: TF.js's backend runs on another GPUDevice than t; ` +
-        'initWebGPU({ device: tf.backend().device })', 'unsupported');
+  const tfDevice = (tf.backend() as { device?: unknown } | undefined)?.device;
+  if (tfDevice === undefined || tfDevice === null) {
+    throw new UnpoolTypeError(`${fn}: TF.js's backend has no GPUDevice (tf.backend().device): ` +
+        "await tf.setBackend('webgpu') first, then initWebGPU({ device: tf.backend().device })");
   }
-  const data = { buffer: t.raw, zeroCopy: options.zeroCopy === true };
-  return tf.tensor(data as never, t.shape.slice(), t.dtype as DType as never);
+  if (tfDevice !== t.owner.device) {
+    throw new UnpoolTypeError(`${fn}: t is a GpuTensor of another GPUDevice than TF.js's backend ` +
+        "(tf.backend().device), which cannot use its buffer; run unpool on TF.js's device: " +
+        'initWebGPU({ device: tf.backend().device })');
+  }
+  const zeroCopy = options.zeroCopy === true;
+  const tensor = tf.tensor({ buffer: t.raw, zeroCopy } as never, t.shape.slice(), t.dtype as DType as never);
+  if (zeroCopy) t.lend(tensor as { isDisposed?: boolean });
+  return tensor;
 }

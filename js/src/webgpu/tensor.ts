@@ -9,6 +9,8 @@ import type { GpuBufferLike, GPUBufferType } from './gpu.js';
 /** What a GpuTensor needs of its backend (device.ts). */
 export interface GpuOwner {
   readonly fnPrefix: string;
+  /** The GPUDevice the tensor's buffer belongs to. */
+  readonly device: unknown;
   readBytes(fn: string, buffer: GpuBufferLike, bytes: number): Promise<ArrayBuffer>;
   failure(fn: string, check: ContentCheck): Promise<UnpoolError | undefined>;
   alive(fn: string): void;
@@ -55,6 +57,10 @@ export class GpuTensor<T extends TensorData = TensorData> {
   /** @internal The checks of the calls that made this tensor's contents. */
   checks: readonly ContentCheck[] = [];
   private destroyed = false;
+  /** Handed to ONNX Runtime by toOrtTensor(): the ort.Tensor owns the buffer. */
+  private handedOver = false;
+  /** TF.js tensors on the buffer itself (toTfTensor's zeroCopy), while not disposed. */
+  private borrowers: { readonly isDisposed?: boolean }[] = [];
 
   /** @internal */
   constructor(owner: GpuOwner, buffer: GpuBufferLike, shape: readonly number[], dtype: DType,
@@ -127,11 +133,49 @@ export class GpuTensor<T extends TensorData = TensorData> {
 
   /**
    * Releases the buffer when the library made it (a wrapped buffer stays its
-   * owner's). May be called twice; the tensor is unusable after it.
+   * owner's). May be called twice; the tensor is unusable after it. Throws
+   * for a tensor handed to ONNX Runtime by toOrtTensor(): the ort.Tensor owns
+   * it, and its dispose() destroys it.
    */
   destroy(): void {
     if (this.destroyed) return;
+    if (this.handedOver) {
+      throw new UnpoolTypeError(`${this.owner.fnPrefix}destroy: this GpuTensor was handed to ONNX Runtime ` +
+          "by toOrtTensor(), and the ort.Tensor owns its buffer: call that tensor's dispose(), which " +
+          'destroys it once ONNX Runtime is done with it');
+    }
+    this.borrowers = this.borrowers.filter((b) => b.isDisposed !== true);
+    if (this.borrowers.length > 0) {
+      throw new UnpoolTypeError(`${this.owner.fnPrefix}destroy: a TF.js tensor made by toTfTensor(t, tf, ` +
+          '{ zeroCopy: true }) uses this buffer and is not disposed: dispose() it first');
+    }
     this.destroyed = true;
     if (this.owned) this.raw.destroy();
+  }
+
+  /**
+   * toTfTensor's zeroCopy: `borrower` (a TF.js tensor) uses the buffer itself
+   * until its `isDisposed`; destroy() refuses until then.
+   * @internal
+   */
+  lend(borrower: { readonly isDisposed?: boolean }): void {
+    this.borrowers.push(borrower);
+  }
+
+  /**
+   * toOrtTensor(): the ort.Tensor owns the buffer from now on (destroy()
+   * refuses); the returned function, its dispose(), destroys the tensor.
+   * @internal
+   */
+  handOver(fn: string): () => void {
+    if (this.handedOver) {
+      throw new UnpoolTypeError(`${fn}: t was handed to ONNX Runtime by an earlier toOrtTensor(), and ` +
+          'that ort.Tensor owns its buffer: use it (two would each destroy the buffer on dispose())');
+    }
+    this.handedOver = true;
+    return () => {
+      this.handedOver = false;
+      this.destroy();
+    };
   }
 }

@@ -21,11 +21,16 @@ function same(what, got, want) {
   if (g !== w) throw new Error(`${what}: got ${g}, want ${w}`);
 }
 
-/** A stand-in of onnxruntime-web's namespace: Tensor.fromGpuBuffer records its arguments. */
-function fakeOrt() {
+/**
+ * A stand-in of onnxruntime-web's namespace: Tensor.fromGpuBuffer records its
+ * arguments; env.webgpu.device is `device` (ORT sets it at its first WebGPU
+ * session; undefined before).
+ */
+function fakeOrt(device) {
   const made = [];
   return {
     made,
+    env: { webgpu: device === undefined ? {} : { device } },
     Tensor: {
       fromGpuBuffer(gpuBuffer, options) {
         const t = { location: 'gpu-buffer', gpuBuffer, dims: options.dims, type: options.dataType, options };
@@ -82,16 +87,48 @@ export const cases = [
     run: async (ctx) => {
       await unpool.init();
       const gpu = await initWebGPU({ device: ctx.device });
-      const ort = fakeOrt();
+      const ort = fakeOrt(gpu.device);
       const x = gpu.upload({ data: Float32Array.of(4, 3, 2, 1), shape: [1, 1, 2, 2] });
       const { output, indices } = gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int64' });
       const o = toOrtTensor(indices, ort);
       if (o.gpuBuffer !== indices.buffer) throw new Error('ort: not the same buffer');
       same('ort: dataType, dims', [o.options.dataType, o.options.dims], ['int64', [1, 1, 1, 1]]);
       same('ort: download', Array.from(await o.options.download()), [0n]);
+      // The ort.Tensor owns the buffer: destroy() refuses (ORT may still read
+      // it), a second hand-over too (two dispose()s would each destroy it).
+      throws('ort: destroy after the hand-over', () => indices.destroy(), TypeError,
+             /^gpu\.destroy: this GpuTensor was handed to ONNX Runtime by toOrtTensor\(\), and the ort\.Tensor owns its buffer: call that tensor's dispose\(\)/);
+      throws('ort: a second hand-over', () => toOrtTensor(indices, ort), TypeError,
+             /^toOrtTensor: t was handed to ONNX Runtime by an earlier toOrtTensor\(\)/);
       if (indices.isDestroyed) throw new Error('ort: destroyed before dispose');
+      same('ort: still usable as an input', (await gpu.maxUnpool2d(output, indices, { kernelSize: 2 }).read()).shape, [1, 1, 2, 2]);
       o.options.dispose();
       if (!indices.isDestroyed) throw new Error('ort: dispose did not destroy the GpuTensor');
+      indices.destroy();  // destroyed already: nothing to do
+      // ORT's device must be the tensor's: another one is refused at the call ...
+      throws('ort: another device', () => toOrtTensor(output, fakeOrt({ queue: {} })), TypeError,
+             /^toOrtTensor: t is a GpuTensor of another GPUDevice than ONNX Runtime's \(ort\.env\.webgpu\.device\), which cannot use its buffer; create the ONNX Runtime session first/);
+      if (output.isDestroyed) throw new Error('ort: a refused hand-over destroyed t');
+      // ... and, where ORT has none yet (its first session makes it), when a
+      // session run reads the tensor's gpuBuffer. A device getter is never called.
+      const later = fakeOrt();
+      const ol = toOrtTensor(output, later);
+      if (ol.gpuBuffer !== output.buffer) throw new Error('ort: gpuBuffer with no device yet');
+      later.env.webgpu.device = { queue: {} };
+      throws('ort: another device at run', () => ol.gpuBuffer, TypeError,
+             /^toOrtTensor: the ort\.Tensor made from t is a GpuTensor of another GPUDevice than ONNX Runtime's/);
+      later.env.webgpu.device = gpu.device;
+      if (ol.gpuBuffer !== output.buffer) throw new Error('ort: gpuBuffer on the same device');
+      const getter = { Tensor: ort.Tensor, env: { webgpu: { get device() { throw new Error('called'); } } } };
+      toOrtTensor(gpu.upload({ data: Float32Array.of(1), shape: [1] }), getter).options.dispose();
+      ol.options.dispose();
+      // uint8 is one of ORT's GPU buffer types (Tensor.GpuBufferDataTypes).
+      const u8 = gpu.upload({ data: Uint8Array.of(1, 2, 250), shape: [3] });
+      const ou8 = toOrtTensor(u8, ort);
+      same('ort uint8', [ou8.options.dataType, Array.from(await ou8.options.download())], ['uint8', [1, 2, 250]]);
+      ou8.options.dispose();
+      throws('ort int8', () => toOrtTensor(gpu.upload({ data: Int8Array.of(1), shape: [1] }), ort), RangeError,
+             /^toOrtTensor: ONNX Runtime takes no int8 tensor from a GPU buffer \(it takes float32, float16, int32, int64, uint8\)$/);
       const h = gpu.upload({ data: Uint16Array.of(0x3c00, 0xbc00), shape: [2], dtype: 'float16' });
       const oh = toOrtTensor(h, ort);
       const hd = await oh.options.download();
@@ -101,22 +138,34 @@ export const cases = [
              /^toOrtTensor: ONNX Runtime takes no float64 tensor from a GPU buffer/);
       throws('ort bfloat16', () => toOrtTensor(gpu.upload({ data: Uint16Array.of(1), shape: [1], dtype: 'bfloat16' }), ort),
              RangeError, /^toOrtTensor: ONNX Runtime takes no bfloat16 tensor/);
-      throws('not ort', () => toOrtTensor(output, {}), TypeError, /^toOrtTensor: ort must be the onnxruntime-web namespace/);
-      throws('not a GpuTensor', () => toOrtTensor({ buffer: output.buffer }, ort), TypeError, /^toOrtTensor: t must be a GpuTensor/);
+      const y = gpu.maxPool2d(x, { kernelSize: 2 }).output;
+      throws('not ort', () => toOrtTensor(y, {}), TypeError, /^toOrtTensor: ort must be the onnxruntime-web namespace/);
+      throws('ort without env', () => toOrtTensor(y, { Tensor: ort.Tensor }), TypeError,
+             /^toOrtTensor: ort must be the onnxruntime-web namespace \(with Tensor\.fromGpuBuffer and env\.webgpu\)/);
+      throws('not a GpuTensor', () => toOrtTensor({ buffer: y.buffer }, ort), TypeError, /^toOrtTensor: t must be a GpuTensor/);
 
       const calls = [];
-      const tf = { tensor: (...a) => { calls.push(a); return { made: a }; }, backend: () => ({ device: gpu.device }) };
-      toTfTensor(output, tf);
-      toTfTensor(output, tf, { zeroCopy: true });
-      same('tf: arguments', calls.map(([v, s, d]) => [v.buffer === output.buffer, v.zeroCopy, s, d]),
+      const tf = { tensor: (...a) => { calls.push(a); return { made: a, isDisposed: false }; }, backend: () => ({ device: gpu.device }) };
+      toTfTensor(y, tf);
+      const shared = toTfTensor(y, tf, { zeroCopy: true });
+      same('tf: arguments', calls.map(([v, s, d]) => [v.buffer === y.buffer, v.zeroCopy, s, d]),
            [[true, false, [1, 1, 1, 1], 'float32'], [true, true, [1, 1, 1, 1], 'float32']]);
+      // zeroCopy: the TF.js tensor uses the buffer itself until it is disposed.
+      throws('tf: destroy under a zeroCopy tensor', () => y.destroy(), TypeError,
+             /^gpu\.destroy: a TF\.js tensor made by toTfTensor\(t, tf, \{ zeroCopy: true \}\) uses this buffer and is not disposed/);
+      if (y.isDestroyed) throw new Error('tf: destroyed under a zeroCopy tensor');
+      shared.isDisposed = true;
       const i32 = gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int32' }).indices;
       same('tf int32', toTfTensor(i32, tf).made[2], 'int32');
       throws('tf int64', () => toTfTensor(gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int64' }).indices, tf), RangeError,
              /^toTfTensor: TF\.js keeps no int64 tensor in a GPU buffer .*indexType: 'int32'/);
       const otherTf = { tensor: tf.tensor, backend: () => ({ device: {} }) };
-      throws('tf of another device', () => toTfTensor(output, otherTf), RangeError, /another GPUDevice/);
-      throws('not tf', () => toTfTensor(output, {}), TypeError, /^toTfTensor: tf must be the @tensorflow\/tfjs namespace/);
+      throws('tf of another device', () => toTfTensor(y, otherTf), TypeError,
+             /^toTfTensor: t is a GpuTensor of another GPUDevice than TF\.js's backend \(tf\.backend\(\)\.device\)/);
+      throws('tf not on webgpu', () => toTfTensor(y, { tensor: tf.tensor, backend: () => ({}) }), TypeError,
+             /^toTfTensor: TF\.js's backend has no GPUDevice \(tf\.backend\(\)\.device\): await tf\.setBackend\('webgpu'\) first/);
+      throws('not tf', () => toTfTensor(y, {}), TypeError, /^toTfTensor: tf must be the @tensorflow\/tfjs namespace/);
+      y.destroy();  // its zeroCopy tensor is disposed
       x.destroy();
       throws('destroyed', () => toTfTensor(x, tf), TypeError, /^toTfTensor: t is a destroyed GpuTensor/);
     },
