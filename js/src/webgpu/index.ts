@@ -114,7 +114,7 @@ type Pools<F extends Fn> = ReturnType<F> extends { output: unknown; indices: unk
 /**
  * Options `O` of an op on the GPU: no `resident`; `out` (an object `{ output?,
  * indices? }` for a pool) and `randomSamples` are GpuTensors, of the values'
- * class `T`.
+ * class `T` (a pool's `out.indices` of its `indexType`'s class: GpuPool).
  */
 export type GpuOptions<O, T extends TensorData, Pool extends boolean> =
     Omit<O, 'out' | 'resident' | 'randomSamples'> &
@@ -129,7 +129,8 @@ export interface GpuMaxPoolResult<T extends TensorData, I extends IndexArray> {
 
 type GpuPool<V extends TensorData, Opts> =
     <T extends V, const O extends GpuOptions<Opts, T, true>>(
-        x: GpuTensor<T>, options: OnlyKnown<O, GpuOptions<Opts, T, true>>) =>
+        x: GpuTensor<T>, options: OnlyKnown<O, GpuOptions<Opts, T, true>> &
+            { out?: { indices?: GpuTensor<IndexArrayOf<O>> } }) =>
         GpuMaxPoolResult<T, IndexArrayOf<O>>;
 type GpuOfIndices<V extends TensorData, Opts> =
     <T extends V, const O extends GpuOptions<Opts, T, false>>(

@@ -87,11 +87,15 @@ export async function gpuTypes(gpu: WebGPUBackend, buffer: GPUBufferType, tf: Tf
   const notI32: GpuTensor<Int32Array> = gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int64' }).indices;
   // @ts-expect-error TS2322 a float32 result is not a Float64Array
   const notF64: Float64Array = (await output.read()).data;
+  const i64Out = gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int64' }).indices;
+  const intoI64 = gpu.maxPool2d(x, { kernelSize: 2, indexType: 'int64', out: { indices: i64Out } });
+  // @ts-expect-error TS2322 out.indices of another index type than indexType's
+  gpu.maxPool2d(x, { kernelSize: 2, out: { indices: i64Out } });
   // @ts-expect-error TS2322 resident is the WebAssembly API's alone
   gpu.maxPool2d(x, { kernelSize: 2, resident: true });
   const bytes = gpu.upload({ data: new Uint8Array(4), shape: [1, 1, 2, 2] });
   // @ts-expect-error TS2345 a pool's gradient adds: float values only, as in the WebAssembly API
   gpu.maxPool2dBackward(bytes, indices, { inputShape: [1, 1, 4, 4] });
-  return [f, i32, i64, into, pooledInto, g, gu, d, frOut, clamped, bf16, w32, w64, wtf, wort, back, same,
+  return [f, i32, i64, into, pooledInto, intoI64, g, gu, d, frOut, clamped, bf16, w32, w64, wtf, wort, back, same,
           notI32, notF64];
 }
