@@ -6,7 +6,11 @@
 #   - check that every relative link of the packed README (and of the docs it
 #     ships) resolves inside the tarball, as on npmjs.com and in node_modules;
 #   - import 'unpool' from a Node script;
-#   - type-check a TypeScript file against the installed .d.ts;
+#   - type-check TypeScript consumers of every entry against the installed
+#     .d.ts, with every .d.ts the tarball ships (strict, skipLibCheck: false,
+#     moduleResolution nodenext and bundler), and check that each line of
+#     types-strict.ts that must not compile fails as it says
+#     (tests/js/pack/types-check.mjs);
 #   - bundle a page importing 'unpool' with Vite, and the same page with
 #     webpack 5 (installed into the scratch folder, not the repo), and run
 #     each in headless chromium (playwright-core); Node and browser results
@@ -53,7 +57,8 @@ node tests/js/pack/readme-links.mjs "$work/unpacked/package"
 
 app="$work/app"
 mkdir -p "$app"
-cp tests/js/pack/example.js tests/js/pack/node-smoke.mjs tests/js/pack/types-smoke.ts "$app/"
+cp tests/js/pack/example.js tests/js/pack/node-smoke.mjs tests/js/pack/types-smoke.ts \
+   tests/js/pack/types-strict.ts "$app/"
 cp tests/js/pack/page/index.html tests/js/pack/page/main.js "$app/"
 cat >"$app/package.json" <<'JSON'
 { "name": "unpool-pack-smoke", "private": true, "type": "module" }
@@ -65,12 +70,8 @@ echo "test-pack: npm install the tarball (and webpack, for the webpack bundle) i
 echo "test-pack: Node import"
 node_result=$(cd "$app" && node node-smoke.mjs)
 
-echo "test-pack: TypeScript types"
-cat >"$app/tsconfig.json" <<'JSON'
-{ "compilerOptions": { "target": "ES2022", "module": "ES2022", "moduleResolution": "bundler",
-  "strict": true, "noEmit": true, "types": [], "lib": ["ES2022", "DOM"] }, "files": ["types-smoke.ts"] }
-JSON
-node "$repo/node_modules/typescript/bin/tsc" -p "$app/tsconfig.json"
+echo "test-pack: TypeScript types (every entry and declaration file; nodenext and bundler)"
+node tests/js/pack/types-check.mjs "$app" "$repo/node_modules/typescript"
 
 echo "test-pack: Vite build of a page importing 'unpool'"
 cat >"$app/vite.config.js" <<'JS'

@@ -3,19 +3,21 @@
 // geometry and messages are the CPU path's), with GpuTensors for tensors;
 // every call submits its work before it returns. See docs/webgpu.md.
 import { Input, setForeignInput } from '../call.js';
-import { DType, DTYPES, Kind, typeNamed } from '../dtypes.js';
+import { DType, DTYPES, Float16ArrayLike, IndexArray, Kind, TensorData, typeNamed } from '../dtypes.js';
 import { setForeignEngine } from '../engine.js';
 import * as F from '../functional.js';
 import * as A from '../functional-adaptive.js';
 import { runtimeOf } from '../heap.js';
 import { init, InitOptions, wasm } from '../loader.js';
-import { ConvertIndicesOptions, convertCall } from '../interop.js';
+import { ConvertedIndexArray, ConvertIndicesOptions, convertCall } from '../interop.js';
+import type { IndexArrayOf } from '../ops.js';
 import { drawSamples } from '../options-adaptive.js';
-import { checkOptionKeys, CONVERT_INDICES_KEYS } from '../options.js';
+import { checkOptionKeys, CONVERT_INDICES_KEYS, OnlyKnown } from '../options.js';
 import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBackend } from './device.js';
 import type {
-  GpuAdapterLike, GPUAdapterType, GpuDeviceLike, GPUDeviceType, GpuLike, GpuRequestAdapterOptions, GPUType,
+  GpuAdapterLike, GPUAdapterType, GPUBufferType, GpuDeviceLike, GPUDeviceType, GpuLike, GpuRequestAdapterOptions,
+  GPUType,
 } from './gpu.js';
 import { wrapSource } from './interop.js';
 import type { OrtGpuTensorLike, TfGpuDataLike } from './interop.js';
@@ -77,12 +79,25 @@ export interface InitWebGPUOptions extends InitOptions {
   bindingLimit?: number;
 }
 
-/** A host tensor for gpu.upload(): `{ data, shape, dtype? }` as the WebAssembly API takes it. */
-export interface HostTensor {
-  data: ArrayBufferView;
+/**
+ * A host tensor for gpu.upload(): `{ data, shape, dtype? }` as the WebAssembly
+ * API takes it (data of one of its classes; the upload keeps the class).
+ */
+export interface HostTensor<T extends TensorData = TensorData> {
+  data: T;
   shape: readonly number[];
   dtype?: DType;
 }
+
+/**
+ * The class read() gives a wrapped buffer of dtype `D`: float16 is a
+ * Float16Array where the global exists, else a Uint16Array of the bits.
+ */
+export type WrappedArrayOf<D> =
+    D extends 'float32' ? Float32Array : D extends 'float64' ? Float64Array :
+    D extends 'float16' ? Float16ArrayLike | Uint16Array : D extends 'bfloat16' ? Uint16Array :
+    D extends 'uint8' ? Uint8Array : D extends 'int8' ? Int8Array : D extends 'int16' ? Int16Array :
+    D extends 'int32' ? Int32Array : D extends 'int64' ? BigInt64Array : TensorData;
 
 type Fn = (...args: never[]) => unknown;
 
@@ -104,35 +119,80 @@ const OPS = {
   fractionalMaxPool3dBackward: A.fractionalMaxPool3dBackward,
 } as const;
 
-type GpuResult<R> = R extends { output: unknown; indices: unknown }
-  ? { output: GpuTensor; indices: GpuTensor } : GpuTensor;
+// Each GPU op's signature, from its functional form's: the value classes its
+// first tensor takes (that form's `T`), its options, and whether it pools
+// (`{ output, indices }`). As there, results are of the class of the values'
+// data (`T`) and indices follow `indexType`.
+type OpOf<K extends keyof typeof OPS> = typeof OPS[K];
+type ValuesOf<F extends Fn> = Extract<Parameters<F>[0], { data: unknown }>['data'];
+type Pools<F extends Fn> = ReturnType<F> extends { output: unknown; indices: unknown } ? true : false;
 
-/** Each op with GpuTensors for its tensors, `out` GpuTensors, and GpuTensor results. */
-export type GpuOps = {
-  readonly [K in keyof typeof OPS]: (...args: GpuArgs<Parameters<typeof OPS[K]>>) =>
-      GpuResult<ReturnType<typeof OPS[K]>>;
-};
-type GpuArgs<P extends unknown[]> = { [I in keyof P]: GpuArg<P[I]> };
-type GpuArg<T> = T extends { data: unknown } ? GpuTensor
-  : T extends object ? Omit<T, 'out' | 'resident' | 'randomSamples'> &
-      { out?: unknown; randomSamples?: GpuTensor } : T;
+/**
+ * Options `O` of an op on the GPU: no `resident`; `out` (an object `{ output?,
+ * indices? }` for a pool) and `randomSamples` are GpuTensors, of the values'
+ * class `T` (a pool's `out.indices` of its `indexType`'s class: GpuPool).
+ */
+export type GpuOptions<O, T extends TensorData, Pool extends boolean> =
+    Omit<O, 'out' | 'resident' | 'randomSamples'> &
+    { out?: Pool extends true ? { output?: GpuTensor<T>; indices?: GpuTensor<IndexArray> } : GpuTensor<T> } &
+    ('randomSamples' extends keyof O ? { randomSamples?: GpuTensor<T> } : unknown);
+
+/** What a pool returns on the GPU: values of the input's class `T`, indices of `indexType`'s `I`. */
+export interface GpuMaxPoolResult<T extends TensorData, I extends IndexArray> {
+  output: GpuTensor<T>;
+  indices: GpuTensor<I>;
+}
+
+type GpuPool<V extends TensorData, Opts> =
+    <T extends V, const O extends GpuOptions<Opts, T, true>>(
+        x: GpuTensor<T>, options: OnlyKnown<O, GpuOptions<Opts, T, true>> &
+            { out?: { indices?: GpuTensor<IndexArrayOf<O>> } }) =>
+        GpuMaxPoolResult<T, IndexArrayOf<O>>;
+type GpuOfIndices<V extends TensorData, Opts> =
+    <T extends V, const O extends GpuOptions<Opts, T, false>>(
+        x: GpuTensor<T>, indices: GpuTensor<IndexArray>, options: OnlyKnown<O, GpuOptions<Opts, T, false>>) =>
+        GpuTensor<T>;
+type GpuOfIndicesOptional<V extends TensorData, Opts> =
+    <T extends V, const O extends GpuOptions<Opts, T, false> = GpuOptions<Opts, T, false>>(
+        x: GpuTensor<T>, indices: GpuTensor<IndexArray>, options?: OnlyKnown<O, GpuOptions<Opts, T, false>>) =>
+        GpuTensor<T>;
+
+type GpuOp<F extends Fn> =
+    Parameters<F> extends [unknown, infer O] ? (Pools<F> extends true ? GpuPool<ValuesOf<F>, O> : never) :
+    Parameters<F> extends [unknown, unknown, infer O] ? GpuOfIndices<ValuesOf<F>, O> :
+    Parameters<F> extends [unknown, unknown, (infer O)?] ? GpuOfIndicesOptional<ValuesOf<F>, NonNullable<O>> :
+    never;
+
+/**
+ * Each op with GpuTensors for its tensors, `out` GpuTensors, and GpuTensor
+ * results of the class of the values' data (indices: of `indexType`'s).
+ */
+export type GpuOps = { readonly [K in keyof typeof OPS]: GpuOp<OpOf<K>> };
 
 /** What initWebGPU() resolves to: the ops on one device. */
 export interface WebGPUBackend extends GpuOps {
   /** The GPUDevice in use. */
   readonly device: GPUDeviceType;
-  /** A host tensor (by the WebAssembly API's rules) copied into a new buffer. */
-  upload(tensor: HostTensor): GpuTensor;
+  /**
+   * A host tensor (by the WebAssembly API's rules) copied into a new buffer;
+   * read() gives its data's class back.
+   */
+  upload<T extends TensorData>(tensor: HostTensor<T>): GpuTensor<T>;
   /**
    * An existing buffer as a tensor, with no copy; it stays its owner's: a
    * GPUBuffer or TF.js's `dataToGPU()` result `{ buffer, tensorRef }` with
    * `{ shape, dtype }`, or an ort.Tensor on 'gpu-buffer' (its dims and type).
+   * Of the class read() gives for the dtype ({@link WrappedArrayOf}).
    */
-  wrap(buffer: unknown, options: { shape: readonly number[]; dtype: DType }): GpuTensor;
-  wrap(data: TfGpuDataLike, options: { shape: readonly number[]; dtype: DType }): GpuTensor;
-  wrap(tensor: OrtGpuTensorLike): GpuTensor;
+  wrap<D extends DType>(buffer: GPUBufferType, options: { shape: readonly number[]; dtype: D }):
+      GpuTensor<WrappedArrayOf<D>>;
+  wrap<D extends DType>(data: TfGpuDataLike, options: { shape: readonly number[]; dtype: D }):
+      GpuTensor<WrappedArrayOf<D>>;
+  wrap<D extends string>(tensor: OrtGpuTensorLike & { readonly type: D }): GpuTensor<WrappedArrayOf<D>>;
   /** convertIndices on the GPU: the same options, a GpuTensor of the result's index type. */
-  convertIndices(indices: GpuTensor, options: ConvertIndicesOptions): GpuTensor;
+  convertIndices<const O extends ConvertIndicesOptions>(
+      indices: GpuTensor<IndexArray>, options: OnlyKnown<O, ConvertIndicesOptions>):
+      GpuTensor<ConvertedIndexArray<O>>;
 }
 
 /**

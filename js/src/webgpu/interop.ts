@@ -42,7 +42,8 @@ export interface TfLike<T = unknown> {
 
 /** TF.js's `tensor.dataToGPU()` result on the WebGPU backend. */
 export interface TfGpuDataLike {
-  readonly buffer: unknown;
+  /** Optional as TF.js types it (the WebGL backend gives a texture); gpu.wrap() refuses one without. */
+  readonly buffer?: unknown;
   readonly tensorRef: unknown;
 }
 

@@ -20,7 +20,9 @@ export interface GpuOwner {
  * The outcome of one call's checks of tensor contents (an index outside its
  * plane, a random sample outside [0, 1]), known only once the GPU has run:
  * the status buffer it wrote and what the core needs to word the error.
- * @internal
+ * Not exported by unpool/webgpu, yet kept in the declarations (not marked
+ * internal): GpuOwner and device.d.ts name it, and stripInternal would leave
+ * them naming nothing (issue 37).
  */
 export interface ContentCheck {
   /** [first bad element or 0xffffffff, its value's lo, hi, per call] */
