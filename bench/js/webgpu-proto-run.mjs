@@ -1,5 +1,5 @@
 // Deno runner of bench/js/webgpu-proto.mjs (prototype kernels beside the
-// library's), on lavapipe as bench/js/webgpu-deno.mjs:
+// library's), on lavapipe as bench/js/webgpu-headless.mjs:
 //   DENO_WEBGPU_BACKEND=vulkan VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \
 //     deno run --allow-read --allow-env bench/js/webgpu-proto-run.mjs
 import * as u from '../../dist/index.js';

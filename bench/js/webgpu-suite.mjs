@@ -1,6 +1,6 @@
 // The WebGPU benchmark's cases (`npm run bench:webgpu`, bench/js/webgpu.mjs),
-// for any runtime with navigator.gpu: the Chromium page (webgpu.html) and
-// Deno (webgpu-deno.mjs). Side by side on one device, per workload and dtype:
+// for any runtime with navigator.gpu: the Chromium page (webgpu.html), and
+// Deno or Node.js 24 + the webgpu package (webgpu-headless.mjs). Side by side on one device, per workload and dtype:
 //
 //   gpu       unpool/webgpu: maxPoolNd with indices, maxUnpoolNd, and the
 //             pool -> unpool chain, results into preallocated GpuTensors (`out`)
@@ -11,7 +11,7 @@
 //             the wasm EP (one thread), the output written back
 //   readback  the chain users write today: read the tensor back (mapAsync of
 //             a reused staging buffer), unpool's WebAssembly op, writeBuffer of
-//             the results
+//             the results ('readback-host': the results left on the host)
 //   copy      the adapter's floor: one copyBufferToBuffer of the bytes the op
 //             must read plus the bytes it must write (pool: x + output +
 //             indices; unpool: output + indices + y; chain: both)
@@ -166,6 +166,10 @@ export async function webgpuCases(u, gpu, ort, w, dtype, ortSessions) {
   const typed = (buf) => (dtype === 'float32' ? new Float32Array(buf) : new Uint16Array(buf));
   const hostOf = (buf, shape) => ({ data: typed(buf), shape, ...(dtype === 'float32' ? {} : { dtype }) });
   const wasmOpts = { kernelSize: 2 };
+  // ... and the same with the results left on the host (for a consumer on the CPU).
+  cases['pool readback-host'] = async () => {
+    wasmPool(hostOf(await readX(x.buffer), w.shape), wasmOpts);
+  };
   cases['pool readback'] = async () => {
     const r = wasmPool(hostOf(await readX(x.buffer), w.shape), wasmOpts);
     q.writeBuffer(out2.output.buffer, 0, r.output.data);

@@ -9,12 +9,14 @@
 //   deno      Deno's navigator.gpu (wgpu) on Mesa's lavapipe
 //             (DENO_WEBGPU_BACKEND=vulkan VK_ICD_FILENAMES=<lvp_icd>), deno from
 //             tests/runtimes/install-tools.sh
+//   node      (not by default) Node.js 24 + the webgpu package, Dawn on the
+//             SwiftShader Vulkan driver of Debian's chromium
 //
 // Benchmarks, not tests. Software adapters are not GPU speeds: the ratios
 // that count are those of one adapter in one run.
 //
 // Usage: node bench/js/webgpu.mjs [--quick] [--filter REGEX] [--dtypes float32,float16]
-//          [--stacks chromium,deno] [--no-ort] [--write] [--real-gpu]
+//          [--stacks chromium,deno,node] [--no-ort] [--write] [--real-gpu]
 //   --real-gpu  on a machine with a GPU: Chromium headed, not pinned to
 //               SwiftShader (needs a display), and Deno on its default adapter
 //   --write     replaces the "WebGPU" section of bench/RESULTS.md
@@ -97,25 +99,38 @@ async function chromiumStack(pageName = 'webgpu.html') {
 
 // ---- deno -----------------------------------------------------------------------------------
 
-function denoStack(script = 'webgpu-deno.mjs') {
+/**
+ * A stack outside the browser (webgpu-headless.mjs, or `script`): 'deno'
+ * (wgpu on lavapipe) or 'node' (Node.js 24 + the webgpu package, Dawn on
+ * SwiftShader's Vulkan driver), from the runtime tools.
+ */
+function headlessStack(which, script = 'webgpu-headless.mjs') {
   const tools = execFileSync('bash', [`${root}tests/runtimes/install-tools.sh`], { encoding: 'utf8' }).trim().split('\n').pop();
-  const deno = `${tools}/node_modules/.bin/deno`;
   const env = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: `${tools}/.deno` };
-  if (!realGpu) {
-    const icd = readdirIcd();
-    Object.assign(env, { DENO_WEBGPU_BACKEND: 'vulkan', VK_ICD_FILENAMES: icd });
-  }
   if (!env.XDG_RUNTIME_DIR || !existsSync(env.XDG_RUNTIME_DIR)) {
     env.XDG_RUNTIME_DIR = mkdtempSync(path.join(os.tmpdir(), 'unpool-xdg-'));
   }
   const opt = { quick, filter: filterText, dtypes, ort: !noOrt, shape: option('--shape') ?? '1,64,112,112' };
-  const r = spawnSync(deno, ['run', '--allow-read', '--allow-env', `${root}bench/js/${script}`, JSON.stringify(opt)],
+  const file = `${root}bench/js/${script}`;
+  let cmd;
+  let stack;
+  if (which === 'deno') {
+    if (!realGpu) Object.assign(env, { DENO_WEBGPU_BACKEND: 'vulkan', VK_ICD_FILENAMES: readdirIcd() });
+    cmd = [`${tools}/node_modules/.bin/deno`, 'run', '--allow-read', '--allow-env', file];
+    stack = realGpu ? 'Deno (wgpu, default adapter)' : 'Deno (wgpu), Vulkan on lavapipe';
+  } else {
+    env.WEBGPU_PACKAGE = `${tools}/node_modules/webgpu`;
+    if (!realGpu) env.VK_ICD_FILENAMES = '/usr/lib/chromium/vk_swiftshader_icd.json';
+    cmd = [`${tools}/node_modules/node24/bin/node`, file];
+    stack = realGpu ? 'Node.js 24 + webgpu (Dawn, default adapter)' : 'Node.js 24 + webgpu (Dawn), Vulkan on SwiftShader';
+  }
+  const r = spawnSync(cmd[0], [...cmd.slice(1), JSON.stringify(opt)],
                       { env, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
-  if (!line) throw new Error(`bench: deno printed no result (exit ${r.status})`);
+  if (!line) throw new Error(`bench: ${which} printed no result (exit ${r.status})`);
   const result = JSON.parse(line);
-  if (result.error) throw new Error(`bench: deno failed: ${result.error}`);
-  result.stack = realGpu ? 'Deno (wgpu, default adapter)' : 'Deno (wgpu), Vulkan on lavapipe';
+  if (result.error) throw new Error(`bench: ${which} failed: ${result.error}`);
+  result.stack = stack;
   return result;
 }
 
@@ -134,7 +149,7 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b)
 function table(r) {
   const ts = r.timestamps;
   const head = ['workload', 'dtype', 'op', 'unpool gpu', 'copy floor', 'gpu / copy', 'ORT gpu MaxPool (no indices)',
-    'gpu / ORT gpu', 'ORT pool→unpool (CPU EP)', 'readback + wasm + upload',
+    'gpu / ORT gpu', 'ORT pool→unpool (CPU EP)', 'readback + wasm', 'readback + wasm + upload',
     ...(ts ? ['gpu (ts)', 'copy (ts)', 'gpu / copy (ts)', 'ORT gpu (ts)'] : [])];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const w of GPU_WORKLOADS) {
@@ -144,7 +159,7 @@ function table(r) {
       for (const op of ['pool', 'unpool', 'chain']) {
         const g = (k) => c[`${op} ${k}`];
         lines.push(`| ${w.name} | ${dtype} | ${op} | ${fmt(g('gpu'))} | ${fmt(g('copy'))} | ${ratio(g('gpu'), g('copy'))} | ` +
-          `${fmt(g('ort-gpu'))} | ${ratio(g('gpu'), g('ort-gpu'))} | ${fmt(g('ort-cpu'))} | ${fmt(g('readback'))} |` +
+          `${fmt(g('ort-gpu'))} | ${ratio(g('gpu'), g('ort-gpu'))} | ${fmt(g('ort-cpu'))} | ${fmt(g('readback-host'))} | ${fmt(g('readback'))} |` +
           (ts ? ` ${fmt(g('gpu ts'))} | ${fmt(g('copy ts'))} | ${ratio(g('gpu ts'), g('copy ts'))} | ${fmt(g('ort-gpu ts'))} |` : ''));
       }
     }
@@ -198,7 +213,7 @@ function section(r) {
 
 if (flag('--proto')) {
   for (const s of stacks) {
-    const r = s === 'deno' ? denoStack('webgpu-proto-run.mjs') : await chromiumStack('webgpu-proto.html');
+    const r = s === 'deno' ? headlessStack('deno', 'webgpu-proto-run.mjs') : await chromiumStack('webgpu-proto.html');
     const a = r.adapter ?? {};
     console.log(`### ${r.stack}: prototype kernels, 2d ${(option('--shape') ?? '1,64,112,112').replace(/,/g, 'x')} float32 ` +
       '(call + onSubmittedWorkDone, median of 15; "host": the call alone, before the wait)\n');
@@ -214,7 +229,7 @@ const results = [];
 for (const s of stacks) {
   console.error(`bench:webgpu: ${s}`);
   try {
-    results.push(s === 'deno' ? denoStack() : await chromiumStack());
+    results.push(s === 'chromium' ? await chromiumStack() : headlessStack(s));
   } catch (e) {
     console.error(`bench:webgpu: ${s} failed: ${e.message}`);
     results.push({ stack: s, failed: e.message });
@@ -241,7 +256,8 @@ if (flag('--write')) {
     'only: it has no GPU MaxPool with indices and no GPU MaxUnpool), `ORT pool→unpool` its',
     'MaxPool-with-Indices → MaxUnpool model on its CPU (wasm) EP with the read-back and upload',
     '(chain rows), `readback + wasm + upload` the chain users write today with unpool\'s',
-    'WebAssembly API. Each time is one call followed by `onSubmittedWorkDone`. Software',
+    'WebAssembly API, `readback + wasm` the same with the results left on the host (pool rows).',
+    'Each time is one call followed by `onSubmittedWorkDone`. Software',
     'adapters: only ratios within one table mean anything (bench/js/webgpu-suite.mjs).', '',
     text, end].join('\n');
   let md = md0;
