@@ -9,8 +9,9 @@
 #                            SwiftShader Vulkan ICD that chromium ships
 #   node-opengles            Node 24 + dawn.node's OpenGL ES backend on Mesa's
 #                            llvmpipe (surfaceless EGL), a compatibility adapter
-#   node-gc                  not a stack of the suite: the documented Node.js
-#                            setup under forced gc() (tests/webgpu/harness/node-gc.mjs)
+#   node-docs, node-gc       not stacks of the suite: the docs' Node.js program
+#                            as written (harness/node-docs.mjs), and the
+#                            documented setup under forced gc() (node-gc.mjs)
 # They differ where the kernels care (`x != x` misses NaN on three of them;
 # SwiftShader flushes subnormals in float compares and adds), so all four run.
 # Every stack runs; the stage fails if any failed.
@@ -35,7 +36,7 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
 fi
 export DENO_NO_UPDATE_CHECK=1 DENO_DIR="$tools/.deno"
 limit=${WEBGPU_STACK_TIMEOUT:-900}
-stacks=${WEBGPU_STACKS:-chromium deno node-vulkan-swiftshader node-opengles node-gc}
+stacks=${WEBGPU_STACKS:-chromium deno node-vulkan-swiftshader node-opengles node-docs node-gc}
 
 total_passed=0
 total_failed=0
@@ -106,6 +107,11 @@ for s in $stacks; do
     node-opengles)
       stack node-opengles env WEBGPU_PACKAGE="$bin/webgpu" EGL_PLATFORM=surfaceless \
         "$node24" tests/webgpu/harness/run-node.mjs opengles ;;
+    node-docs)
+      # docs/webgpu.md's Node.js program as written (blocks fenced js node-webgpu).
+      stack node-docs env WEBGPU_PACKAGE="$bin/webgpu" \
+        VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json \
+        "$node24" tests/webgpu/harness/node-docs.mjs ;;
     node-gc)
       # docs/webgpu.md's Node.js setup, initWebGPU({ gpu: create([]) }), with
       # gc() forced between calls: the backend must keep Dawn alive.

@@ -6,56 +6,24 @@
 // it does not define (a fragment) gets them from its fixture's prelude; the
 // epilogue then checks what the block computed. Every js block must have a
 // fixture, so a new example cannot go unrun; a block fenced as `js no-run`
-// is one a reader should see but that cannot run (it is listed, not run).
+// is one a reader should see but that cannot run (it is listed, not run),
+// and one fenced `js node-webgpu` runs in the WebGPU stage
+// (tests/webgpu/harness/node-docs.mjs).
 // Run by scripts/test-examples.sh: node --test tests/examples/
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { docBlocks, DOCS, expectedOutput, root } from './blocks.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = join(root, 'build', `readme-snippets-${process.pid}`);
 mkdirSync(dir, { recursive: true });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const onnxModel = pathToFileURL(join(root, 'tests/js/onnx-model.mjs')).href;
 const wasmPath = join(root, 'dist/unpool.wasm');
-
-/** The documents whose js blocks run: the README, then docs/*.md by name. */
-const DOCS = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort()
-  .map((f) => `docs/${f}`)];
-
-/** The js blocks of one document: { file, line, code, run }. */
-function docBlocks(file) {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n');
-  const blocks = [];
-  for (let i = 0; i < lines.length; ++i) {
-    const fence = lines[i].trim();
-    if (fence !== '```js' && fence !== '```js no-run') continue;
-    const start = i + 1;
-    let end = start;
-    while (end < lines.length && lines[end].trim() !== '```') ++end;
-    blocks.push({ file, line: start + 1, code: lines.slice(start, end).join('\n'), run: fence === '```js' });
-    i = end;
-  }
-  return blocks;
-}
-
-/** What each `console.log` line of `code` must print (its comment), in order. */
-function expectedOutput(code) {
-  const lines = code.split('\n');
-  const want = [];
-  lines.forEach((l, i) => {
-    if (!/^\s*console\.log\(/.test(l)) return;
-    const trailing = /\);\s*\/\/ (.*)$/.exec(l);
-    const below = /^\s*\/\/ (.*)$/.exec(lines[i + 1] ?? '');
-    assert.ok(trailing || below, `console.log without the output it prints: ${l}`);
-    want.push((trailing ?? below)[1]);
-  });
-  return want;
-}
 
 /** Runs prelude + code + epilogue as one module; returns { status, stdout, stderr }. */
 function runModule(name, prelude, code, epilogue) {
@@ -174,7 +142,7 @@ __assert.equal(restored.data.filter((v, i) => i % 4 !== 3 && v !== 0).length, ou
 };
 
 const all = DOCS.flatMap(docBlocks);
-const blocks = all.filter((b) => b.run);
+const blocks = all.filter((b) => b.fence === '');
 
 test('every js block of the docs has a fixture, and every fixture a block', () => {
   assert.ok(blocks.length >= 7, `only ${blocks.length} js blocks found`);
@@ -212,6 +180,11 @@ for (const [b, block] of blocks.entries()) {
   }
 }
 
-for (const block of all.filter((b) => !b.run)) {
+for (const block of all.filter((b) => b.fence === 'no-run')) {
   test(`${block.file}:${block.line}: not run (fenced js no-run)`, { skip: true }, () => {});
 }
+
+test('every js block is fenced js, js no-run or js node-webgpu (run by the WebGPU stage)', () => {
+  assert.deepEqual(all.filter((b) => !['', 'no-run', 'node-webgpu'].includes(b.fence))
+    .map((b) => `${b.file}:${b.line}: js ${b.fence}`), []);
+});
