@@ -40,14 +40,24 @@ if grep -qvE '^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/[A-Z
   exit 1
 fi
 
-# The module's size budget (120 KB): each dtype, op and kernel added costs
-# bytes every page that loads the package downloads.
+# The module's size budget (140,000 bytes): each dtype, op and kernel added
+# costs bytes every page that loads the package downloads.
 size=$(tar -xzOf "$tarball" package/dist/unpool.wasm | wc -c)
 if [ "$size" -ge 140000 ]; then
   echo "test-pack: dist/unpool.wasm is $size bytes, over the 140,000-byte budget" >&2
   exit 1
 fi
 echo "test-pack: dist/unpool.wasm $size bytes (budget 140,000)"
+# docs/runtimes.md gives the module's size and unpool/inline's base64: they
+# must be this build's (a figure the build changed is stale text).
+commas() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta' <<<"$1"; }
+inline=$(tar -xzOf "$tarball" package/dist/wasm-base64.js | wc -c)
+for figure in "SIMD: $(commas "$size") B" "$(commas "$inline") B more JavaScript"; do
+  if ! tr '\n' ' ' <docs/runtimes.md | grep -qF "$figure"; then
+    echo "test-pack: docs/runtimes.md does not say '$figure' (this build's size): update it" >&2
+    exit 1
+  fi
+done
 
 # The README as npmjs.com and node_modules show it: its links (and the
 # shipped docs') must point at files in the tarball.
