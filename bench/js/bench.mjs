@@ -31,20 +31,45 @@
 // Usage: node bench/js/bench.mjs [--quick] [--filter REGEX] [--write] [--runs N]
 //          [--no-ort] [--no-native] [--no-scalar]
 //   --write  replaces the "JavaScript API" section of bench/RESULTS.md
+//
+// Instead of the comparison, one of (--quick shortens each):
+//   --ab <distA> <distB>  two builds alternated batch by batch in one process
+//            (ab.mjs), copy, out and resident: [--shape 1,8,16,16] [--reps 41]
+//            [--dtype float32|float16|bfloat16|uint8|int8|int16] [--layout NHWC]
+//            [--kernel K] [--stride S] [--adaptive N[,N]] [--nan F] [--scalar]
+//            [--no-check]; e.g. cp -r dist /tmp/before; (change, npm run build);
+//            node bench/js/bench.mjs --ab /tmp/before dist
+//   and the measurements of one build (probes.mjs; [--dist DIR] [--scalar] [--reps N]):
+//   --dtypes [float16,bfloat16,uint8,int8]  each type against float32, alternated
+//            [--shape 1,64,112,112] [--layout NHWC] [--rounds 31] [--batch 20]
+//   --modes    adaptive and fractional pooling, the unpool without kernel
+//   --layouts  channels first against channels last
+//   --gc       where the GC's time lands [--workload '2d 1x64x112x112'] [--rounds 60]
+//   --faults   back-to-back calls: time and page faults [--shape S] [--calls 200]
+//              [--rounds 2] [--dtype uint8]
+//   --steady   one small call into `out` in a steady loop [--calls 200000]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { abDists, flag, option } from './cli.mjs';
+import { PROBE_FLAGS } from './probes.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(name);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const child = option('--child');
 const quick = flag('--quick');
+const ab = abDists();
+const probes = PROBE_FLAGS.filter(flag);
+if (probes.length + (ab ? 1 : 0) > 1) throw new Error(`bench: one of --ab, ${PROBE_FLAGS.join(', ')} at a time`);
+if (ab) {
+  await (await import('./ab.mjs')).runAB(ab, quick);
+  process.exit(0);
+}
+if (probes.length === 1) {
+  await (await import('./probes.mjs')).runProbe(probes[0], quick);
+  process.exit(0);
+}
+
+const child = option('--child');
 const filter = new RegExp(option('--filter') ?? '.');
 const REPS = quick ? 5 : 21;
 const RUNS = Number(option('--runs') ?? (quick ? 1 : 3));

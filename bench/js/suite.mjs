@@ -31,11 +31,24 @@ export function input(shape, seed = 1) {
   return x;
 }
 
-/** `input()`'s values as uint8 or int8 (wrapped to the type: any values serve a timing). */
+const INTEGER_ARRAYS = { uint8: Uint8Array, int8: Int8Array, int16: Int16Array };
+
+/** `input()`'s values as uint8, int8 or int16 (wrapped to the type: any values serve a timing). */
 export function intValues(f32, dtype) {
-  const a = dtype === 'uint8' ? new Uint8Array(f32.length) : new Int8Array(f32.length);
+  const a = new INTEGER_ARRAYS[dtype](f32.length);
   for (let i = 0; i < f32.length; ++i) a[i] = Math.floor(f32[i] * 256);
   return a;
+}
+
+/** The value types a benchmark can give a tensor. */
+export const DTYPES = ['float32', 'float16', 'bfloat16', ...Object.keys(INTEGER_ARRAYS)];
+
+/** A tensor of `shape` with float32 values `f32` as `dtype` (one of DTYPES). */
+export function tensorOf(f32, shape, dtype) {
+  if (dtype === 'float32') return { data: f32, shape };
+  if (dtype === 'float16' || dtype === 'bfloat16') return { data: halfBits(f32, dtype), shape, dtype };
+  if (dtype in INTEGER_ARRAYS) return { data: intValues(f32, dtype), shape };
+  throw new Error(`bench: the value type must be one of ${DTYPES.join(', ')}, got ${dtype}`);
 }
 
 /**
@@ -72,7 +85,7 @@ export function pooledShape(w) {
   return [...w.shape.slice(0, 2), ...w.shape.slice(2).map((d) => Math.floor((d + 2 * p - k) / s) + 1)];
 }
 
-const median = (v) => {
+export const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
