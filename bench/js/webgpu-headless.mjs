@@ -7,10 +7,9 @@
 //     WEBGPU_PACKAGE=<folder> VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json \
 //       node bench/js/webgpu-headless.mjs '<json options>'
 //     (the variable pins SwiftShader's Vulkan driver; Dawn refuses lavapipe)
-// Prints one line of JSON: the result of runStack().
-import * as u from '../../dist/index.js';
-import { initWebGPU } from '../../dist/webgpu/index.js';
-import { runStack, GPU_WORKLOADS, GPU_DTYPES } from './webgpu-suite.mjs';
+// Prints one line of JSON: the result of runStack(), or with the option
+// `ab` ({ dists: [A, B], op, shape, ... }) the result of abWebGPU().
+import { runStack, abWebGPU, adapterLine, GPU_WORKLOADS, GPU_DTYPES } from './webgpu-suite.mjs';
 
 const deno = globalThis.Deno;
 let navGpu = globalThis.navigator?.gpu;
@@ -26,6 +25,29 @@ if (!deno) {
   runtime += ' + webgpu (Dawn)';
 }
 const opt = JSON.parse(args[0] ?? '{}');
+/** A build's WebAssembly API (initialised) and unpool/webgpu's initWebGPU. */
+const load = async (dir) => {
+  const base = dir ? new URL(`file://${dir}/`) : new URL('../../dist/', import.meta.url);
+  const u = await import(new URL('index.js', base).href);
+  const { initWebGPU } = await import(new URL('webgpu/index.js', base).href);
+  await u.init();
+  return { u, initWebGPU };
+};
+if (opt.ab) {
+  let result;
+  try {
+    const adapter = await navGpu.requestAdapter();
+    const device = await adapter.requestDevice();
+    const sides = [];
+    for (const dir of opt.ab.dists) sides.push(await (await load(dir)).initWebGPU({ device }));
+    result = { ...await abWebGPU({ device, sides, ...opt.ab }), runtime, adapter: adapterLine(device.adapterInfo ?? adapter.info) };
+  } catch (e) {
+    result = { error: String(e?.stack ?? e) };
+  }
+  console.log(JSON.stringify(result));
+  if (deno) deno.exit(0); else globalThis.process.exit(0);
+}
+const { u, initWebGPU } = await load();
 const timing = opt.quick ? { reps: 5, minBatchMs: 2, warmupMs: 50 } : { reps: 15, minBatchMs: 5, warmupMs: 200 };
 const filter = new RegExp(opt.filter ?? '.');
 let ort;

@@ -20,36 +20,34 @@
 //   --real-gpu  on a machine with a GPU: Chromium headed, not pinned to
 //               SwiftShader (needs a display), and Deno on its default adapter
 //   --write     replaces the "WebGPU" section of bench/RESULTS.md
-//   --proto     instead: the prototype kernels of bench/js/webgpu-proto.mjs
-//               beside the library's (2d float32, --shape N,C,H,W, default
-//               1,64,112,112; H and W even), per stack
+//   --ab <distA> <distB>  instead: two builds' unpool/webgpu on one device, their
+//               calls alternated (webgpu-suite.mjs, abWebGPU), on the stacks
+//               outside the browser (default deno; node too): [--op pool|unpool]
+//               [--shape 1,64,112,112] [--dtype float32|float16|int32] [--rounds 3]
+//               [--reps 9] [--options '{"kernelSize":3}'] [--moved]
 import { createServer } from 'node:http';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { abDists, argsWithout, flag, numberOption, option, shapeOption } from './cli.mjs';
 import { GPU_WORKLOADS, GPU_DTYPES } from './webgpu-suite.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(name);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const quick = flag('--quick');
 const realGpu = flag('--real-gpu');
 const filterText = option('--filter') ?? '.';
 const dtypes = (option('--dtypes') ?? GPU_DTYPES.join(',')).split(',');
-const stacks = (option('--stacks') ?? 'chromium,deno').split(',');
+const ab = abDists();
+const stacks = (option('--stacks') ?? (ab ? 'deno' : 'chromium,deno')).split(',');
 const noOrt = flag('--no-ort');
-const command = `node bench/js/webgpu.mjs ${args.filter((a) => a !== '--write').join(' ')}`.trim();
+const command = `node bench/js/webgpu.mjs ${argsWithout('--write').join(' ')}`.trim();
 const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 // ---- chromium -------------------------------------------------------------------------------
 
-async function chromiumStack(pageName = 'webgpu.html') {
+async function chromiumStack() {
   const { chromium } = await import('playwright-core');
   const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
                   '.wasm': 'application/wasm', '.json': 'application/json' };
@@ -82,9 +80,8 @@ async function chromiumStack(pageName = 'webgpu.html') {
       if (!r.url().startsWith(base)) throw new Error(`bench: the page fetched ${r.url()}`);
     });
     page.on('console', (m) => { if (m.text().startsWith('bench: ')) console.error(`  ${m.text().slice(7)}`); });
-    const q = new URLSearchParams({ quick: quick ? '1' : '0', filter: filterText, dtypes: dtypes.join(','), ort: noOrt ? '0' : '1',
-                                    shape: option('--shape') ?? '1,64,112,112' });
-    await page.goto(`${base}/bench/js/${pageName}?${q}`);
+    const q = new URLSearchParams({ quick: quick ? '1' : '0', filter: filterText, dtypes: dtypes.join(','), ort: noOrt ? '0' : '1' });
+    await page.goto(`${base}/bench/js/webgpu.html?${q}`);
     await page.waitForFunction(() => window.benchResult !== undefined, null, { timeout: 60 * 60 * 1000 });
     const result = await page.evaluate(() => window.benchResult);
     if (result.error) throw new Error(`bench: the page failed: ${result.error}`);
@@ -100,18 +97,19 @@ async function chromiumStack(pageName = 'webgpu.html') {
 // ---- deno -----------------------------------------------------------------------------------
 
 /**
- * A stack outside the browser (webgpu-headless.mjs, or `script`): 'deno'
- * (wgpu on lavapipe) or 'node' (Node.js 24 + the webgpu package, Dawn on
- * SwiftShader's Vulkan driver), from the runtime tools.
+ * A stack outside the browser (webgpu-headless.mjs): 'deno' (wgpu on
+ * lavapipe) or 'node' (Node.js 24 + the webgpu package, Dawn on
+ * SwiftShader's Vulkan driver), from the runtime tools. `extra`: more
+ * options for webgpu-headless.mjs (`ab`).
  */
-function headlessStack(which, script = 'webgpu-headless.mjs') {
+function headlessStack(which, extra = {}) {
   const tools = execFileSync('bash', [`${root}tests/runtimes/install-tools.sh`], { encoding: 'utf8' }).trim().split('\n').pop();
   const env = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: `${tools}/.deno` };
   if (!env.XDG_RUNTIME_DIR || !existsSync(env.XDG_RUNTIME_DIR)) {
     env.XDG_RUNTIME_DIR = mkdtempSync(path.join(os.tmpdir(), 'unpool-xdg-'));
   }
-  const opt = { quick, filter: filterText, dtypes, ort: !noOrt, shape: option('--shape') ?? '1,64,112,112' };
-  const file = `${root}bench/js/${script}`;
+  const opt = { quick, filter: filterText, dtypes, ort: !noOrt, ...extra };
+  const file = `${root}bench/js/webgpu-headless.mjs`;
   let cmd;
   let stack;
   if (which === 'deno') {
@@ -211,16 +209,24 @@ function section(r) {
 
 // ---- main -----------------------------------------------------------------------------------
 
-if (flag('--proto')) {
+if (ab) {
+  const opts = option('--options');
+  const spec = {
+    dists: ab, op: option('--op', 'pool'), shape: shapeOption('--shape', '1,64,112,112'), dtype: option('--dtype', 'float32'),
+    rounds: numberOption('--rounds', quick ? 1 : 3), reps: numberOption('--reps', quick ? 5 : 9),
+    options: opts ? JSON.parse(opts) : {}, moved: flag('--moved'),
+  };
+  if (!['pool', 'unpool'].includes(spec.op)) throw new Error(`bench:webgpu: --op must be pool or unpool, got ${spec.op}`);
   for (const s of stacks) {
-    const r = s === 'deno' ? headlessStack('deno', 'webgpu-proto-run.mjs') : await chromiumStack('webgpu-proto.html');
-    const a = r.adapter ?? {};
-    console.log(`### ${r.stack}: prototype kernels, 2d ${(option('--shape') ?? '1,64,112,112').replace(/,/g, 'x')} float32 ` +
-      '(call + onSubmittedWorkDone, median of 15; "host": the call alone, before the wait)\n');
-    console.log(`- adapter: vendor ${a.vendor || '(empty)'}, architecture ${a.architecture || '(empty)'}, description ${a.description || '(empty)'}\n`);
-    console.log('| case | time | host |\n|---|---|---|');
-    for (const [k, v] of Object.entries(r.times)) console.log(`| ${k} | ${fmt(v)} | ${fmt(r.host?.[k])} |`);
-    console.log(`\nBits: ${JSON.stringify(r.checks)}\n`);
+    if (s === 'chromium') throw new Error('bench:webgpu: --ab runs on the deno and node stacks (--stacks deno,node)');
+    const r = headlessStack(s, { ab: spec });
+    console.log(`### ${r.stack}: A = ${ab[0]}, B = ${ab[1]}\n\n- adapter: ${r.adapter}; runtime: ${r.runtime}\n` +
+      `- ${r.op} ${r.shape.join('x')} ${r.dtype}, ${JSON.stringify(r.options)}${r.moved ? ', index 0 moved out of its window' : ''}; ` +
+      `call + onSubmittedWorkDone, ${r.reps} alternated calls a side a round\n`);
+    console.log('| round | A median | B median | B / A | A fastest | B fastest | B / A (fastest) |\n|---|---|---|---|---|---|---|');
+    r.rounds.forEach((x, i) => console.log(`| ${i + 1} | ${fmt(x.a * 1000)} | ${fmt(x.b * 1000)} | ${ratio(x.b, x.a)} | ` +
+      `${fmt(x.minA * 1000)} | ${fmt(x.minB * 1000)} | ${ratio(x.minB, x.minA)} |`));
+    console.log('');
   }
   process.exit(0);
 }
