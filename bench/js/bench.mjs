@@ -49,10 +49,10 @@
 //              [--rounds 2] [--dtype uint8]
 //   --steady   one small call into `out` in a steady loop [--calls 200000]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { abDists, flag, option } from './cli.mjs';
+import { abDists, flag, option, writeResults } from './cli.mjs';
 import { PROBE_FLAGS } from './probes.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -204,11 +204,8 @@ const text = [
 console.log(text);
 
 if (flag('--write')) {
-  const file = `${root}bench/RESULTS.md`;
-  const begin = '<!-- js-bench:begin -->';
-  const end = '<!-- js-bench:end -->';
-  const section = [
-    begin, '## JavaScript API', '',
+  writeResults('js-bench', [
+    '## JavaScript API', '',
     `Command: \`npm run bench\` (\`node bench/js/bench.mjs --write\`), which also runs the native`,
     'C++ op benchmark (`build/bench/unpool_bench`) in the same session. Columns: `copy` the',
     'default API (fresh result arrays), `float16` and `bfloat16` the same with 16-bit values,',
@@ -219,14 +216,6 @@ if (flag('--write')) {
     '`ort` ONNX Runtime Web (MaxPool with Indices, MaxUnpool), `native` g++ -O3, `floor` the',
     'copies alone (inputs into WebAssembly memory, fresh results; no kernel), `out floor`',
     'the same into caller arrays and `uint8 floor` uint8\'s copies (bench/js/suite.mjs, `floorCases`).', '',
-    text, end,
-  ].join('\n');
-  let md = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
-  if (md.includes(begin) && md.includes(end)) {
-    md = md.slice(0, md.indexOf(begin)) + section + md.slice(md.indexOf(end) + end.length);
-  } else {
-    md = `${md.trimEnd()}\n\n${section}\n`;
-  }
-  writeFileSync(file, md);
-  console.error(`bench: wrote ${file}`);
+    text,
+  ]);
 }

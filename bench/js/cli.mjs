@@ -1,8 +1,10 @@
 // The command line of the Node entry points (bench.mjs, browser.mjs,
-// webgpu.mjs): flags, options with a value, the two folders of --ab, and a
-// dist folder loaded and initialised as a package.
+// webgpu.mjs): flags, options with a value, the two folders of --ab, a
+// dist folder loaded and initialised as a package, and --write's section
+// of bench/RESULTS.md.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 
@@ -51,3 +53,22 @@ export async function loadDist(dist, scalar = false) {
 
 /** The arguments as given, but those named in `drop` (for a command line to print). */
 export const argsWithout = (...drop) => args.filter((a) => !drop.includes(a));
+
+/**
+ * --write: `lines` become the section of bench/RESULTS.md between
+ * `<!-- name:begin -->` and `<!-- name:end -->` (appended if it has none).
+ */
+export function writeResults(name, lines) {
+  const file = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
+  const begin = `<!-- ${name}:begin -->`;
+  const end = `<!-- ${name}:end -->`;
+  const section = [begin, ...lines, end].join('\n');
+  let md = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+  if (md.includes(begin) && md.includes(end)) {
+    md = md.slice(0, md.indexOf(begin)) + section + md.slice(md.indexOf(end) + end.length);
+  } else {
+    md = `${md.trimEnd()}\n\n${section}\n`;
+  }
+  writeFileSync(file, md);
+  console.error(`bench: wrote ${file}`);
+}

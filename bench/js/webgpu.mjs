@@ -25,13 +25,13 @@
 //               outside the browser (default deno; node too): [--op pool|unpool]
 //               [--shape 1,64,112,112] [--dtype float32|float16|int32] [--rounds 3]
 //               [--reps 9] [--options '{"kernelSize":3}'] [--moved]
-import { createServer } from 'node:http';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { abDists, argsWithout, flag, numberOption, option, shapeOption } from './cli.mjs';
+import { withChromium } from './chromium.mjs';
+import { abDists, argsWithout, flag, numberOption, option, shapeOption, writeResults } from './cli.mjs';
 import { GPU_WORKLOADS, GPU_DTYPES } from './webgpu-suite.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,50 +48,15 @@ const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
 // ---- chromium -------------------------------------------------------------------------------
 
 async function chromiumStack() {
-  const { chromium } = await import('playwright-core');
-  const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
-                  '.wasm': 'application/wasm', '.json': 'application/json' };
-  const server = createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    const file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(root) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${server.address().port}`;
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'unpool-bench-webgpu-'));
   // A real GPU on Linux: WebGPU goes through Vulkan, which Chromium keeps
   // behind --enable-features=Vulkan there (harmless elsewhere).
-  const gpuFlags = realGpu ? ['--enable-unsafe-webgpu', '--enable-features=Vulkan']
+  const flags = realGpu ? ['--enable-unsafe-webgpu', '--enable-features=Vulkan']
     : ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-unsafe-swiftshader'];
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: !realGpu,
-    args: [...(realGpu ? [] : ['--headless']), '--no-sandbox', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...gpuFlags],
-  });
-  try {
-    const page = await context.newPage();
-    page.on('request', (r) => {
-      if (!r.url().startsWith(base)) throw new Error(`bench: the page fetched ${r.url()}`);
-    });
-    page.on('console', (m) => { if (m.text().startsWith('bench: ')) console.error(`  ${m.text().slice(7)}`); });
-    const q = new URLSearchParams({ quick: quick ? '1' : '0', filter: filterText, dtypes: dtypes.join(','), ort: noOrt ? '0' : '1' });
-    await page.goto(`${base}/bench/js/webgpu.html?${q}`);
-    await page.waitForFunction(() => window.benchResult !== undefined, null, { timeout: 60 * 60 * 1000 });
-    const result = await page.evaluate(() => window.benchResult);
-    if (result.error) throw new Error(`bench: the page failed: ${result.error}`);
-    result.stack = realGpu ? 'Chromium (headed, default adapter)' : 'Chromium (headless), Dawn on SwiftShader';
-    return result;
-  } finally {
-    await context.close();
-    server.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
+  const q = new URLSearchParams({ quick: quick ? '1' : '0', filter: filterText, dtypes: dtypes.join(','), ort: noOrt ? '0' : '1' });
+  const result = await withChromium({ flags, headless: !realGpu, timeoutMs: 60 * 60 * 1000 },
+                                    (open) => open(`webgpu.html?${q}`, (s) => console.error(`  ${s}`)));
+  result.stack = realGpu ? 'Chromium (headed, default adapter)' : 'Chromium (headless), Dawn on SwiftShader';
+  return result;
 }
 
 // ---- deno -----------------------------------------------------------------------------------
@@ -250,11 +215,7 @@ const text = [
 console.log(text);
 
 if (flag('--write')) {
-  const file = `${root}bench/RESULTS.md`;
-  const begin = '<!-- webgpu-bench:begin -->';
-  const end = '<!-- webgpu-bench:end -->';
-  const md0 = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const block = [begin, '## WebGPU (issue 30)', '',
+  writeResults('webgpu-bench', ['## WebGPU (issue 30)', '',
     `Command: \`${command} --write\` (\`npm run bench:webgpu\` is \`npm run build\` and ` +
       '`node bench/js/webgpu.mjs --write`). Columns: `unpool gpu` unpool/webgpu',
     '(results into preallocated GpuTensors), `copy floor` one `copyBufferToBuffer` of the bytes the op',
@@ -265,15 +226,7 @@ if (flag('--write')) {
     'WebAssembly API, `readback + wasm` the same with the results left on the host (pool rows).',
     'Each time is one call followed by `onSubmittedWorkDone`. Software',
     'adapters: only ratios within one table mean anything (bench/js/webgpu-suite.mjs).', '',
-    text, end].join('\n');
-  let md = md0;
-  if (md.includes(begin) && md.includes(end)) {
-    md = md.slice(0, md.indexOf(begin)) + block + md.slice(md.indexOf(end) + end.length);
-  } else {
-    md = `${md.trimEnd()}\n\n${block}\n`;
-  }
-  writeFileSync(file, md);
+    text]);
   mkdirSync(`${root}build`, { recursive: true });
   writeFileSync(`${root}build/bench-webgpu.json`, JSON.stringify(results, null, 1));
-  console.error(`bench:webgpu: wrote ${file}`);
 }
