@@ -1,137 +1,25 @@
-// The chunk loop of integer pools on keys (pool_keys.h).
+// The chunk loop of integer pools on keys, and the key conversions it is
+// given (pool_keys.h).
 #include "pool_keys.h"
 
 #include <cstdint>
-#include <limits>
-#include <type_traits>
 
+#include "ukernels/config.h"
 #include "window_scratch.h"
-
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
 
 namespace unpool {
 namespace internal {
 
-namespace {
-
-template <typename T, typename K>
-inline K to_key(T v) {
-  if constexpr (std::is_same<K, uint8_t>::value && std::is_same<T, int8_t>::value) {
-    return static_cast<K>(static_cast<uint8_t>(v) ^ 0x80u);
-  } else {
-    return static_cast<K>(v);
-  }
-}
-
-template <typename T, typename K>
-inline T from_key(K k) {
-  if constexpr (std::is_same<K, uint8_t>::value && std::is_same<T, int8_t>::value) {
-    return static_cast<T>(static_cast<uint8_t>(k ^ 0x80u));
-  } else {
-    // -inf: a window wholly in padding.
-    return k < static_cast<K>(std::numeric_limits<T>::lowest()) ? std::numeric_limits<T>::lowest()
-                                                                : static_cast<T>(k);
-  }
-}
-
-#ifdef __wasm_simd128__
-
-// int32 lanes v, |v| < 2^22, as float32: the bits of 1.5 * 2^23 + v less
-// 1.5 * 2^23, exactly. (clang 14 turns f32x4.convert_i32x4_s of widened
-// 8- and 16-bit lanes into a scalar conversion per lane; -Oz would make
-// this a call per vector.)
-__attribute__((always_inline)) inline v128_t to_float(v128_t v) {
-  return wasm_f32x4_sub(wasm_i32x4_add(v, wasm_i32x4_splat(0x4B400000)),
-                        wasm_f32x4_splat(12582912.0f));
-}
-
-// The SIMD build converts whole vectors here (the -Oz loops below do one
-// value a step); each returns how many values it did.
-// - int8 to uint8 keys and back: v ^ 0x80 both ways.
-// - uint8, int8 and int16 to float32 keys: widened and converted. Back:
-//   i32x4.trunc_sat then saturating narrows; a -inf key (a window wholly in
-//   padding) truncates to INT32_MIN and saturates to the type's lowest
-//   value, as from_key maps it.
-template <typename T, typename K>
-inline int64_t vector_keys_in(const void* from, void* to, int64_t n) {
-  int64_t i = 0;
-  const unsigned char* p = static_cast<const unsigned char*>(from);
-  unsigned char* q = static_cast<unsigned char*>(to);
-  if constexpr (std::is_same<K, uint8_t>::value && std::is_same<T, int8_t>::value) {
-    for (; i + 16 <= n; i += 16) {
-      wasm_v128_store(q + i, wasm_v128_xor(wasm_v128_load(p + i), wasm_i8x16_splat(-128)));
-    }
-  } else if constexpr (std::is_same<K, float>::value && sizeof(T) <= 2) {
-    // 8 values a step as 16-bit lanes (uint8's fit the signed ones).
-    for (; i + 8 <= n; i += 8) {
-      v128_t v;
-      if constexpr (std::is_same<T, uint8_t>::value) {
-        v = wasm_u16x8_load8x8(p + i);
-      } else if constexpr (std::is_same<T, int8_t>::value) {
-        v = wasm_i16x8_load8x8(p + i);
-      } else {
-        v = wasm_v128_load(p + 2 * i);
-      }
-      wasm_v128_store(q + 4 * i, to_float(wasm_i32x4_extend_low_i16x8(v)));
-      wasm_v128_store(q + 4 * i + 16, to_float(wasm_i32x4_extend_high_i16x8(v)));
-    }
-  }
-  return i;
-}
-
-template <typename T, typename K>
-inline int64_t vector_keys_out(const void* from, void* to, int64_t n) {
-  int64_t i = 0;
-  if constexpr (std::is_same<K, uint8_t>::value) {
-    i = vector_keys_in<T, K>(from, to, n);  // its own inverse
-  } else if constexpr (std::is_same<K, float>::value && sizeof(T) <= 2) {
-    const unsigned char* p = static_cast<const unsigned char*>(from);
-    unsigned char* q = static_cast<unsigned char*>(to);
-    for (; i + 8 <= n; i += 8) {
-      const v128_t v =
-          wasm_i16x8_narrow_i32x4(wasm_i32x4_trunc_sat_f32x4(wasm_v128_load(p + 4 * i)),
-                                  wasm_i32x4_trunc_sat_f32x4(wasm_v128_load(p + 4 * i + 16)));
-      if constexpr (std::is_same<T, uint8_t>::value) {
-        wasm_v128_store64_lane(q + i, wasm_u8x16_narrow_i16x8(v, v), 0);
-      } else if constexpr (std::is_same<T, int8_t>::value) {
-        wasm_v128_store64_lane(q + i, wasm_i8x16_narrow_i16x8(v, v), 0);
-      } else {
-        wasm_v128_store(q + 2 * i, v);
-      }
-    }
-  }
-  return i;
-}
-
-#else  // the scalar build: the loops below do every value
-
-template <typename T, typename K>
-inline int64_t vector_keys_in(const void*, void*, int64_t) {
-  return 0;
-}
-template <typename T, typename K>
-inline int64_t vector_keys_out(const void*, void*, int64_t) {
-  return 0;
-}
-
-#endif  // __wasm_simd128__
-
-}  // namespace
-
+// The conversions of pool_keys.h: the variant config.h picks, behind the
+// untyped pointers of KeyConversion, one copy per pair in this -Oz file.
 template <typename T, typename K>
 void keys_in(const void* x, void* keys, int64_t n) {
-  const T* px = static_cast<const T*>(x);
-  K* pk = static_cast<K*>(keys);
-  for (int64_t i = vector_keys_in<T, K>(x, keys, n); i < n; ++i) pk[i] = to_key<T, K>(px[i]);
+  ukernels::config::keys_in<T, K>(static_cast<const T*>(x), static_cast<K*>(keys), n);
 }
 
 template <typename T, typename K>
 void keys_out(const void* keys, void* y, int64_t n) {
-  const K* pk = static_cast<const K*>(keys);
-  T* py = static_cast<T*>(y);
-  for (int64_t i = vector_keys_out<T, K>(keys, y, n); i < n; ++i) py[i] = from_key<T, K>(pk[i]);
+  ukernels::config::keys_out<T, K>(static_cast<const K*>(keys), static_cast<T*>(y), n);
 }
 
 #define UNPOOL_KEYS(T, K)                                            \

@@ -78,10 +78,11 @@ struct KeyConversion {
   int64_t value_bytes, key_bytes;
 };
 
-// The conversions (pool_keys.cc instantiates them, for size: one copy of
-// each, compiled -Oz, where the ops' -O2 made each a vectorised kilobyte):
-// (uint8, float), (int8, float), (int8, uint8), (int16, float) and (int32,
-// double).
+// The conversions: the keys_in / keys_out microkernels config.h picks
+// (ukernels/keys.h), for (uint8, float), (int8, float), (int8, uint8),
+// (int16, float) and (int32, double). pool_keys.cc instantiates them, for
+// size: one copy of each, compiled -Oz, where the ops' -O2 made each a
+// vectorised kilobyte.
 template <typename T, typename K>
 void keys_in(const void* x, void* keys, int64_t n);
 template <typename T, typename K>

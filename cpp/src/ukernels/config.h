@@ -47,6 +47,10 @@
 //                                     2^22 values on float32 keys)
 //   -msimd128      widen_indices      any                          widen_indices__wasmsimd
 //   scalar         widen_indices      any                          widen_indices__scalar
+//   -msimd128      keys_in            any pair of keys.h           keys_in__wasmsimd
+//                  keys_out           any pair of keys.h           keys_out__wasmsimd
+//   scalar         keys_in            any pair of keys.h           keys_in__scalar
+//                  keys_out           any pair of keys.h           keys_out__scalar
 //   both           the other ops      any                          their __scalar variant
 #ifndef UNPOOL_SRC_UKERNELS_CONFIG_H_
 #define UNPOOL_SRC_UKERNELS_CONFIG_H_
@@ -213,6 +217,18 @@ constexpr CheckIndicesFn<I> check_indices = &check_indices__scalar<I>;
 constexpr WidenIndicesFn widen_indices = &widen_indices__wasmsimd;
 #else
 constexpr WidenIndicesFn widen_indices = &widen_indices__scalar;
+#endif
+// The integer keys' conversions (pool_keys.cc instantiates them once).
+#ifdef __wasm_simd128__
+template <typename T, typename K>
+constexpr KeysInFn<T, K> keys_in = &keys_in__wasmsimd<T, K>;
+template <typename T, typename K>
+constexpr KeysOutFn<T, K> keys_out = &keys_out__wasmsimd<T, K>;
+#else
+template <typename T, typename K>
+constexpr KeysInFn<T, K> keys_in = &keys_in__scalar<T, K>;
+template <typename T, typename K>
+constexpr KeysOutFn<T, K> keys_out = &keys_out__scalar<T, K>;
 #endif
 
 }  // namespace config

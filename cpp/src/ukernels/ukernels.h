@@ -15,6 +15,8 @@
 #include "ukernels/argmaxpool_u8_wasmsimd.h"
 #include "ukernels/argmaxpool_wasmsimd.h"
 #include "ukernels/argmaxpool_windows.h"
+#include "ukernels/keys.h"
+#include "ukernels/keys_wasmsimd.h"
 #include "ukernels/scatter.h"
 #include "ukernels/scatter_nhwc.h"
 #include "ukernels/scatter_wasmsimd.h"
@@ -51,6 +53,10 @@ using GatherNhwcFn = void (*)(const T* go, const I* idx, int64_t n, int64_t chan
 template <typename I>
 using CheckIndicesFn = bool (*)(const I* idx, int64_t n, int64_t limit);
 using WidenIndicesFn = void (*)(void* p, int64_t n);
+template <typename T, typename K>
+using KeysInFn = void (*)(const T* x, K* keys, int64_t n);
+template <typename T, typename K>
+using KeysOutFn = void (*)(const K* keys, T* y, int64_t n);
 
 // The guard of variants that take every value and index type.
 template <typename T, typename I>
@@ -162,6 +168,17 @@ constexpr Variant<CheckIndicesFn<I>, bool (*)()> kCheckIndicesVariants[] = {
 };
 constexpr Variant<WidenIndicesFn, bool (*)()> kWidenIndicesVariants[] = {
 #define UNPOOL_WIDEN_INDICES_UKERNEL(fn) {#fn, &fn, &any_types<int, int>},
+#include "ukernels/variants.inc"
+};
+// Integer values T to keys K and back: one list line gives both tables.
+template <typename T, typename K>
+constexpr Variant<KeysInFn<T, K>, bool (*)()> kKeysInVariants[] = {
+#define UNPOOL_KEYS_UKERNEL(in, out) {#in, &in<T, K>, &any_types<T, K>},
+#include "ukernels/variants.inc"
+};
+template <typename T, typename K>
+constexpr Variant<KeysOutFn<T, K>, bool (*)()> kKeysOutVariants[] = {
+#define UNPOOL_KEYS_UKERNEL(in, out) {#out, &out<T, K>, &any_types<T, K>},
 #include "ukernels/variants.inc"
 };
 
