@@ -22,7 +22,7 @@ engine_procs_list() { # the pids recorded, and those whose command line names th
   for f in "$ENGINE_PROCS_DIR"/pids/*; do if [ -e "$f" ]; then basename "$f"; fi; done
   for p in /proc/[0-9]*; do
     [ "${p#/proc/}" = "$$" ] && continue
-    if tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$ENGINE_PROCS_DIR/tmp/"; then echo "${p#/proc/}"; fi
+    if tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -qF "$ENGINE_PROCS_DIR/tmp/"; then echo "${p#/proc/}"; fi
   done
   return 0
 }

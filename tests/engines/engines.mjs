@@ -295,16 +295,19 @@ async function webDriverPage(base, viewport) {
   });
   const s = `/session/${session.sessionId}`;
   await webDriver(base, 'POST', `${s}/window/rect`, viewport).catch(() => {});
-  // A function and JSON arguments, run as an async script; its result or its error.
+  // A function and JSON arguments, run as an async script; its result or its
+  // error. The result travels as JSON.stringify's text: WebKit's WebDriver
+  // serialization does not keep the order of an object's keys.
   const evaluate = async (fn, ...args) => {
     const r = await webDriver(base, 'POST', `${s}/execute/async`, {
       script: `const done = arguments[arguments.length - 1];
         Promise.resolve().then(() => (${fn})(...Array.from(arguments).slice(0, -1)))
-          .then((value) => done({ value }), (e) => done({ error: String(e && e.stack || e) }));`,
+          .then((value) => done(value === undefined ? {} : { json: JSON.stringify(value) }),
+            (e) => done({ error: String(e && e.stack || e) }));`,
       args,
     });
     if (r && 'error' in r) throw new Error(`in the page: ${r.error}`);
-    return r?.value;
+    return r?.json === undefined ? undefined : JSON.parse(r.json);
   };
   let closed = false;
   return {
