@@ -13,43 +13,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 engines=${BROWSERS:-chromium firefox webkit}
-groups=()
-for e in $engines; do
-  case "$e" in
-    chromium) groups+=(browser) ;;
-    firefox) groups+=(firefox) ;;
-    webkit) groups+=(webkit) ;;
-    *) echo "test-browser: unknown engine '$e' (chromium, firefox, webkit)" >&2; exit 2 ;;
-  esac
-done
-scripts/ensure-deps.sh wasm npm "${groups[@]}"
+# shellcheck source=scripts/engines.sh
+. scripts/engines.sh
+engines_ensure test-browser $engines
 bash scripts/build.sh
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-browser.XXXXXX")
-# shellcheck source=scripts/engine-procs.sh
-. scripts/engine-procs.sh
 engine_procs_init "$work"
 trap 'engine_procs_stop; rm -rf "$work"' EXIT
 limit=${BROWSER_TIMEOUT:-1200}
 
-failed_total=0
-results=()
 for e in $engines; do
-  t0=$SECONDS
-  version=$(node tests/engines/version.mjs "$e") || version="$e (not found)"
-  echo "=== test: browser ($version) ==="
+  engine_begin browser "$e"
   rc=0
   UNPOOL_ENGINE=$e timeout -k 10 "$limit" npx vitest run --config vitest.browser.config.ts \
     --reporter=default --reporter=json --outputFile.json="$work/$e.json" || rc=$?
   engine_procs_stop
   summary=$(node tests/engines/vitest-summary.mjs "$work/$e.json" "browser-$e")
-  echo "$summary"
-  failed=$(echo "$summary" | sed -nE 's/.*, ([0-9]+) failed$/\1/p')
-  [ "$rc" -eq 124 ] && echo "browser-$e: timed out after $limit s"
-  if [ "$rc" -ne 0 ] && [ "${failed:-0}" -eq 0 ]; then failed=1; fi
-  failed_total=$((failed_total + ${failed:-1}))
-  results+=("$(echo "$summary" | tail -n1), exit $rc, $((SECONDS - t0)) s ($version)")
+  grep -v ' passed, ' <<<"$summary" || true
+  engine_end browser "$e" "$(sed -nE 's/.*: ([0-9]+) passed.*/\1/p' <<<"$summary")" \
+    "$(sed -nE 's/.*, ([0-9]+) failed$/\1/p' <<<"$summary")" "$rc"
 done
-echo "=== browser: summary ==="
-printf '%s\n' "${results[@]}"
-[ "$failed_total" -eq 0 ]
+engines_summary browser

@@ -14,22 +14,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 engines=${BROWSERS:-chromium firefox webkit}
-groups=()
-for e in $engines; do
-  case "$e" in
-    chromium) groups+=(browser) ;;
-    firefox|webkit) groups+=("$e") ;;
-    *) echo "test-demo: unknown engine '$e' (chromium, firefox, webkit)" >&2; exit 2 ;;
-  esac
-done
-scripts/ensure-deps.sh wasm npm "${groups[@]}"
+# shellcheck source=scripts/engines.sh
+. scripts/engines.sh
+engines_ensure test-demo $engines
 npm run build --silent
 
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-demo.XXXXXX")
 log="$work/vite.log"
-# shellcheck source=scripts/engine-procs.sh
-. scripts/engine-procs.sh
 engine_procs_init "$work"
 DEMO_NO_HMR=1 node node_modules/vite/bin/vite.js --config tests/demo/vite.config.mjs --host 127.0.0.1 --port "$port" --strictPort >"$log" 2>&1 &
 server=$!
@@ -57,12 +49,8 @@ if ! node -e '
   exit 1
 fi
 echo "test-demo: demo served at $url"
-failed_total=0
-results=()
 for e in $engines; do
-  t0=$SECONDS
-  version=$(node tests/engines/version.mjs "$e") || version="$e (not found)"
-  echo "=== test: demo ($version) ==="
+  engine_begin demo "$e"
   if [ "$e" = chromium ]; then
     # demo.test.mjs without WebGPU, webgpu.test.mjs with WebGPU on SwiftShader
     # (the backend switch); one Chromium at a time.
@@ -74,13 +62,7 @@ for e in $engines; do
   DEMO_URL="$url" DEMO_ENGINES="$e" timeout -k 10 900 node --test --test-concurrency=1 "${files[@]}" \
     | tee "$work/$e.tap" || rc=$?
   engine_procs_stop
-  passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$work/$e.tap" | tail -n1)
-  failed=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$work/$e.tap" | tail -n1)
-  if [ -z "$passed" ] || { [ "$rc" -ne 0 ] && [ "${failed:-0}" -eq 0 ]; }; then failed=$((${failed:-0} + 1)); fi
-  failed_total=$((failed_total + failed))
-  echo "demo-$e: ${passed:-0} passed, $failed failed"
-  results+=("demo-$e: ${passed:-0} passed, $failed failed, exit $rc, $((SECONDS - t0)) s ($version)")
+  engine_end demo "$e" "$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$work/$e.tap" | tail -n1)" \
+    "$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$work/$e.tap" | tail -n1)" "$rc"
 done
-echo "=== demo: summary ==="
-printf '%s\n' "${results[@]}"
-[ "$failed_total" -eq 0 ]
+engines_summary demo

@@ -17,20 +17,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 engines=${BROWSERS:-chromium firefox webkit}
-groups=()
-for e in $engines; do
-  case "$e" in
-    chromium) groups+=(browser) ;;
-    firefox|webkit) groups+=("$e") ;;
-    *) echo "test-pack: unknown engine '$e' (chromium, firefox, webkit)" >&2; exit 2 ;;
-  esac
-done
-scripts/ensure-deps.sh wasm npm "${groups[@]}"
+# shellcheck source=scripts/engines.sh
+. scripts/engines.sh
+engines_ensure test-pack $engines
 bash scripts/build.sh
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-pack.XXXXXX")
-# shellcheck source=scripts/engine-procs.sh
-. scripts/engine-procs.sh
 engine_procs_init "$work/engines"
 trap 'engine_procs_stop; rm -rf "$work"' EXIT
 

@@ -29,8 +29,8 @@ tools=$(bash tests/runtimes/install-tools.sh)
 bin="$tools/node_modules"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-webgpu.XXXXXX")
-# shellcheck source=scripts/engine-procs.sh
-. scripts/engine-procs.sh
+# shellcheck source=scripts/engines.sh
+. scripts/engines.sh
 engine_procs_init "$work/engines"
 trap 'engine_procs_stop; rm -rf "$work"' EXIT
 # Mesa's Vulkan and EGL loaders print an error on every start without it.

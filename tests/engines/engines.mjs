@@ -24,7 +24,7 @@
 //
 // Every process started here (browser, driver, Xvfb) is stopped by close();
 // and when UNPOOL_ENGINE_PIDS names a directory, its pid is written there
-// as a file, so the stage's shell trap (scripts/engine-procs.sh) can stop it
+// as a file, so the stage's shell trap (scripts/engines.sh) can stop it
 // when this Node process dies first (a timeout, a kill).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, unlinkSync, readdirSync, existsSync } from 'node:fs';
