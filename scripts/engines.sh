@@ -23,7 +23,12 @@ engine_procs_init() {
 
 engine_procs_list() { # the pids recorded, and those whose command line names the directory
   local f p
-  for f in "$ENGINE_PROCS_DIR"/pids/*; do if [ -e "$f" ]; then basename "$f"; fi; done
+  for f in "$ENGINE_PROCS_DIR"/pids/*; do
+    [ -e "$f" ] || continue
+    p=$(basename "$f")
+    rm -f "$f"
+    if kill -0 "$p" 2>/dev/null; then echo "$p"; fi
+  done
   for p in /proc/[0-9]*; do
     [ "${p#/proc/}" = "$$" ] && continue
     if tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -qF "$ENGINE_PROCS_DIR/tmp/"; then echo "${p#/proc/}"; fi
