@@ -1,12 +1,20 @@
-// Vitest in headless Chromium (Debian's /usr/bin/chromium, driven by
-// Playwright; nothing downloads a browser): the same tests/js suites, so the
-// browser loading path (new URL('./unpool.wasm', import.meta.url) + fetch)
-// is proven too.
+// Vitest browser mode: the same tests/js suites in one browser engine, so the
+// browser loading path (new URL('./unpool.wasm', import.meta.url) + fetch) is
+// proven in every engine a web app runs in. UNPOOL_ENGINE picks it:
+//   chromium (default)  Debian's /usr/bin/chromium (V8), Vitest's Playwright
+//                       provider (nothing downloads a browser)
+//   firefox             Debian's firefox-esr (SpiderMonkey), puppeteer-core
+//   webkit              WebKitGTK's MiniBrowser (JavaScriptCore), WebKitWebDriver
+// The last two through tests/engines/vitest-provider.mjs (Playwright cannot
+// drive Debian's builds of them). scripts/test-browser.sh runs all three.
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_NO_WEBGPU } from './tests/engines/engines.mjs';
+import { engineProvider } from './tests/engines/vitest-provider.mjs';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const engine = process.env.UNPOOL_ENGINE ?? 'chromium';
+if (!['chromium', 'firefox', 'webkit'].includes(engine)) throw new Error(`UNPOOL_ENGINE=${engine}: one of chromium, firefox, webkit`);
 
 export default defineConfig({
   // examples/pool-worker.mjs imports the package by its name, as an app
@@ -26,15 +34,13 @@ export default defineConfig({
       enabled: true,
       headless: true,
       screenshotFailures: false,
-      provider: playwright({
-        launchOptions: {
-          executablePath,
+      provider: engine === 'chromium'
+        ? playwright({
           // Playwright gives each launch a fresh temporary profile.
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-            '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        },
-      }),
-      instances: [{ browser: 'chromium' }],
+          launchOptions: { executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...CHROMIUM_NO_WEBGPU] },
+        })
+        : engineProvider(engine),
+      instances: [{ browser: engine }],
     },
   },
 });

@@ -3,6 +3,11 @@
 #   scripts/ensure-deps.sh native   cmake, a C++ compiler, GoogleTest
 #   scripts/ensure-deps.sh wasm     + Emscripten (Debian's emscripten) and wabt
 #   scripts/ensure-deps.sh browser  + Debian's chromium
+#   scripts/ensure-deps.sh firefox  Debian's firefox-esr (driven by the npm
+#                                   package puppeteer-core, a devDependency)
+#   scripts/ensure-deps.sh webkit   WebKitGTK's MiniBrowser and WebKitWebDriver
+#                                   (webkit2gtk-driver) and the X server it
+#                                   needs without a display (xvfb)
 #   scripts/ensure-deps.sh fuzz     clang with its sanitizer and libFuzzer runtimes
 #   scripts/ensure-deps.sh lint     clang-format (Debian's, 14 on bookworm)
 #   scripts/ensure-deps.sh npm      node_modules via `npm ci`
@@ -38,6 +43,14 @@ for group in "$@"; do
       ;;
     browser)
       need chromium test -x /usr/bin/chromium
+      ;;
+    firefox)
+      need firefox-esr test -x /usr/bin/firefox-esr
+      ;;
+    webkit)
+      need webkit2gtk-driver command -v WebKitWebDriver
+      need libwebkit2gtk-4.1-0 test -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
+      need xvfb command -v Xvfb
       ;;
     fuzz)
       need clang command -v clang++
@@ -75,9 +88,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 for group in "$@"; do
-  if [ "$group" = npm ]; then
+  # firefox needs the npm package puppeteer-core too (a devDependency).
+  if [ "$group" = npm ] || [ "$group" = firefox ]; then
     stamp=node_modules/.package-lock.json
-    if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+    if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] ||
+       { [ "$group" = firefox ] && [ ! -f node_modules/puppeteer-core/package.json ]; }; then
       echo "ensure-deps: npm ci" >&2
       npm ci --no-audit --no-fund
     fi

@@ -1,20 +1,35 @@
 #!/usr/bin/env bash
-# End-to-end test of the demo in headless Chromium (Debian's /usr/bin/chromium
-# driven by playwright-core): builds what is missing, serves web/ with Vite on
-# a free localhost port, runs tests/demo/*.test.mjs, and always stops the server.
+# End-to-end test of the demo in the three browser engines: builds what is
+# missing, serves web/ with Vite on a free localhost port
+# (tests/demo/vite.config.mjs: web's config plus the console-error hook of
+# tests/engines/), and runs
+#   chromium  tests/demo/demo.test.mjs and webgpu.test.mjs (Debian's chromium,
+#             playwright-core): the whole page, and its WebGPU switch
+#   firefox   tests/demo/engines.test.mjs in Debian's firefox-esr
+#   webkit    tests/demo/engines.test.mjs in WebKitGTK (WebKitWebDriver, Xvfb)
+# each a stage line of its own, with a screenshot per engine in
+# test-results/. The server and every browser, driver and Xvfb are always
+# stopped.
+#   BROWSERS="firefox webkit"   only these engines
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh wasm browser npm
+engines=${BROWSERS:-chromium firefox webkit}
+# shellcheck source=scripts/engines.sh
+. scripts/engines.sh
+engines_ensure test-demo $engines
 npm run build --silent
 
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-log=$(mktemp)
-DEMO_NO_HMR=1 node node_modules/vite/bin/vite.js --config web/vite.config.js --host 127.0.0.1 --port "$port" --strictPort >"$log" 2>&1 &
+work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-demo.XXXXXX")
+log="$work/vite.log"
+engine_procs_init "$work"
+DEMO_NO_HMR=1 node node_modules/vite/bin/vite.js --config tests/demo/vite.config.mjs --host 127.0.0.1 --port "$port" --strictPort >"$log" 2>&1 &
 server=$!
 cleanup() {
   kill "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
-  rm -f "$log"
+  engine_procs_stop
+  rm -rf "$work"
 }
 trap cleanup EXIT
 
@@ -34,6 +49,20 @@ if ! node -e '
   exit 1
 fi
 echo "test-demo: demo served at $url"
-# demo.test.mjs without WebGPU, webgpu.test.mjs with WebGPU on SwiftShader
-# (the backend switch); one Chromium at a time.
-DEMO_URL="$url" node --test --test-concurrency=1 tests/demo/demo.test.mjs tests/demo/webgpu.test.mjs
+for e in $engines; do
+  engine_begin demo "$e"
+  if [ "$e" = chromium ]; then
+    # demo.test.mjs without WebGPU, webgpu.test.mjs with WebGPU on SwiftShader
+    # (the backend switch); one Chromium at a time.
+    files=(tests/demo/demo.test.mjs tests/demo/webgpu.test.mjs)
+  else
+    files=(tests/demo/engines.test.mjs)
+  fi
+  rc=0
+  DEMO_URL="$url" DEMO_ENGINES="$e" timeout -k 10 900 node --test --test-concurrency=1 "${files[@]}" \
+    | tee "$work/$e.tap" || rc=$?
+  engine_procs_stop
+  engine_end demo "$e" "$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$work/$e.tap" | tail -n1)" \
+    "$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$work/$e.tap" | tail -n1)" "$rc"
+done
+engines_summary demo

@@ -13,16 +13,22 @@
 #     (tests/js/pack/types-check.mjs);
 #   - bundle a page importing 'unpool' with Vite, and the same page with
 #     webpack 5 (installed into the scratch folder, not the repo), and run
-#     each in headless chromium (playwright-core); Node and browser results
-#     must be identical.
+#     each in the three browser engines (tests/engines/: Debian's chromium,
+#     firefox-esr and WebKitGTK); Node and browser results must be
+#     identical, and the page must log no console error.
+#   BROWSERS="firefox webkit"   only these engines
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-scripts/ensure-deps.sh wasm browser npm
+engines=${BROWSERS:-chromium firefox webkit}
+# shellcheck source=scripts/engines.sh
+. scripts/engines.sh
+engines_ensure test-pack $engines
 bash scripts/build.sh
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-pack.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+engine_procs_init "$work/engines"
+trap 'engine_procs_stop; rm -rf "$work"' EXIT
 
 echo "test-pack: npm pack"
 tarball=$(npm pack --silent --pack-destination "$work" | tail -n1)
@@ -91,7 +97,7 @@ JS
 # A bundle must emit both builds as files (the SIMD one and the scalar
 # fallback the loader picks without SIMD), inline neither a module nor an
 # asset as a data: URL (the glue's own empty "data:application/octet-stream;
-# base64," prefix is not one), and compute in chromium what Node computed.
+# base64," prefix is not one), and compute in every engine what Node computed.
 check_bundle() { # check_bundle NAME DIR JS-DIR
   local name=$1 dir=$2 js=$3 result
   local wasm_assets
@@ -103,19 +109,24 @@ check_bundle() { # check_bundle NAME DIR JS-DIR
   if grep -qE 'data:text/javascript|data:[a-z]+/[a-z0-9.+-]+(;[a-z0-9=-]+)*;base64,[A-Za-z0-9+/]{16}' "$js"/*.js; then
     echo "test-pack: the $name bundle inlines a data: URL instead of emitting a file" >&2; exit 1
   fi
-  echo "test-pack: the $name-bundled page in headless chromium"
-  result=$(node tests/js/pack/browser-smoke.mjs "$dir")
-  if [ "$node_result" != "$result" ]; then
-    echo "test-pack: Node and browser ($name) results differ" >&2
-    echo "node:    $node_result" >&2
-    echo "browser: $result" >&2
-    exit 1
-  fi
+  for e in $engines; do
+    echo "test-pack: the $name-bundled page in $(node tests/engines/version.mjs "$e")"
+    result=$(timeout -k 10 300 node tests/js/pack/browser-smoke.mjs "$dir" "$e")
+    engine_procs_stop
+    if [ "$node_result" != "$result" ]; then
+      echo "test-pack: Node and browser ($name, $e) results differ" >&2
+      echo "node:    $node_result" >&2
+      echo "browser: $result" >&2
+      exit 1
+    fi
+    checks+=("$name page in $e")
+  done
 }
+checks=()
 check_bundle Vite "$app/dist" "$app/dist/assets"
 
 echo "test-pack: webpack 5 build of the same page"
 (cd "$app" && node node_modules/webpack-cli/bin/cli.js --no-stats)
 cp tests/js/pack/page/index.html "$app/dist-webpack/"
 check_bundle webpack "$app/dist-webpack" "$app/dist-webpack"
-echo "test-pack: 6 passed, 0 failed (tarball contents, README links, Node import, types, Vite page in chromium, webpack page in chromium)"
+echo "test-pack: $((4 + ${#checks[@]})) passed, 0 failed (tarball contents, README links, Node import, types, $(IFS=,; echo "${checks[*]}" | sed 's/,/, /g'))"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The WebGPU suite (every tests/webgpu/cases/*.mjs) on four software WebGPU
+# The WebGPU suite (every tests/webgpu/cases/*.mjs) on five software WebGPU
 # stacks; each must find its adapter (no adapter is a failure, never a skip):
 #   chromium                 Vitest browser mode in Debian's chromium, Dawn on
 #                            SwiftShader (vitest.webgpu.config.ts)
+#   firefox                  Vitest browser mode in Debian's firefox-esr
+#                            (puppeteer-core), wgpu on Mesa's lavapipe
 #   deno                     Deno's navigator.gpu (wgpu) on Mesa's lavapipe:
 #                            the one with shader-f16
 #   node-vulkan-swiftshader  Node 24 + the `webgpu` package (dawn.node) on the
@@ -13,22 +15,27 @@
 #                            as written (harness/node-docs.mjs), and the
 #                            documented setup under forced gc() (node-gc.mjs)
 # They differ where the kernels care (`x != x` misses NaN on three of them;
-# SwiftShader flushes subnormals in float compares and adds), so all four run.
+# SwiftShader flushes subnormals in float compares and adds), so all five run.
+# (WebKitGTK has no WebGPU: scripts/test-browser.sh checks initWebGPU's
+# refusal there.)
 # Every stack runs; the stage fails if any failed.
 #   WEBGPU_STACKS="deno node-opengles"  only these stacks
-#   WEBGPU_CASES=stack.mjs              only these case files (not chromium)
+#   WEBGPU_CASES=stack.mjs              only these case files (not chromium, firefox)
 #   WEBGPU_STACK_TIMEOUT=900            seconds per stack
 # Deno and Node 24 come from the runtime tools (tests/runtimes/install-tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
-scripts/ensure-deps.sh wasm browser npm webgpu
+scripts/ensure-deps.sh wasm browser npm webgpu firefox
 bash scripts/build.sh
 tools=$(bash tests/runtimes/install-tools.sh)
 bin="$tools/node_modules"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-webgpu.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=scripts/engines.sh
+. scripts/engines.sh
+engine_procs_init "$work/engines"
+trap 'engine_procs_stop; rm -rf "$work"' EXIT
 # Mesa's Vulkan and EGL loaders print an error on every start without it.
 if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
   export XDG_RUNTIME_DIR="$work/xdg"
@@ -36,7 +43,7 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
 fi
 export DENO_NO_UPDATE_CHECK=1 DENO_DIR="$tools/.deno"
 limit=${WEBGPU_STACK_TIMEOUT:-900}
-stacks=${WEBGPU_STACKS:-chromium deno node-vulkan-swiftshader node-opengles node-docs node-gc}
+stacks=${WEBGPU_STACKS:-chromium firefox deno node-vulkan-swiftshader node-opengles node-docs node-gc}
 
 total_passed=0
 total_failed=0
@@ -46,7 +53,7 @@ results=()
 stack() {
   local name=$1 t0=$SECONDS rc summary passed=0 failed=0 note=
   shift
-  echo "=== webgpu: $name ==="
+  echo "=== webgpu: $name${version:+ ($version)} ==="
   set +e
   timeout -k 10 "$limit" "$@" 2>"$work/$name.err" | tee "$work/$name.log"
   rc=${PIPESTATUS[0]}
@@ -70,29 +77,28 @@ stack() {
     "$([ "$failed" -eq 0 ] && echo ok || echo FAIL)" "$name" "$passed" "$failed" "$rc" "$((SECONDS - t0))" "$note")")
 }
 
-# The chromium leg: Vitest prints its own report; the summary line is made
-# from its JSON report. (A function run by `timeout`, hence bash -c.)
-chromium_leg() {
+# The browser legs (chromium, firefox): Vitest prints its own report; the
+# summary line is made from its JSON report. (A function run by `timeout`,
+# hence bash -c.)
+vitest_leg() { # vitest_leg ENGINE
   local rc=0
-  npx vitest run --config vitest.webgpu.config.ts \
-    --reporter=default --reporter=json --outputFile.json="$work/chromium.json" || rc=$?
-  node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    const skipped = r.numPendingTests + r.numTodoTests;
-    if (skipped) console.log(`webgpu-chromium: ${skipped} skipped`);
-    // A test file that failed to load has no failed test: count it.
-    const broken = r.numFailedTests === 0 && r.numFailedTestSuites > 0 ? 1 : 0;
-    console.log(`webgpu-chromium: ${r.numPassedTests} passed, ${r.numFailedTests + broken} failed`);
-  ' "$work/chromium.json" || echo "webgpu-chromium: no Vitest JSON report"
+  UNPOOL_ENGINE=$1 npx vitest run --config vitest.webgpu.config.ts \
+    --reporter=default --reporter=json --outputFile.json="$work/$1.json" || rc=$?
+  node tests/engines/vitest-summary.mjs "$work/$1.json" "webgpu-$1"
   return "$rc"
 }
-export -f chromium_leg
+export -f vitest_leg
 export work
 
 node24="$bin/node24/bin/node"
+version=
 for s in $stacks; do
   case "$s" in
-    chromium) stack chromium bash -c chromium_leg ;;
+    chromium|firefox)
+      version=$(node tests/engines/version.mjs "$s") || version="not found"
+      stack "$s" bash -c 'vitest_leg "$0"' "$s"
+      version=
+      engine_procs_stop ;;
     deno)
       # Pins wgpu to Vulkan on lavapipe, whatever else the machine has.
       stack deno env DENO_WEBGPU_BACKEND=vulkan \

@@ -53,7 +53,18 @@ export function asMethod<R>(method: string, op: string, call: unknown, run: () =
     const prefix = `${op}: `;
     if (e instanceof Error && e.message.startsWith(prefix)) {
       const message = `${method}: ${e.message.slice(prefix.length)}`;
-      if (typeof e.stack === 'string') e.stack = e.stack.replace(e.message, message);
+      // The stack's first line repeats the message: renamed too, so a logged
+      // error names the method. Not by `e.stack = ...`: in SpiderMonkey
+      // `stack` is an accessor on Error.prototype and that assignment makes
+      // an own *enumerable* property, so the error would no longer equal a
+      // fresh one structurally (Object.keys, JSON.stringify, deep equality).
+      // V8 and JavaScriptCore keep `stack` own and non-enumerable; so does
+      // this, in every engine.
+      if (typeof e.stack === 'string') {
+        Object.defineProperty(e, 'stack', {
+          value: e.stack.replace(e.message, message), writable: true, configurable: true, enumerable: false,
+        });
+      }
       e.message = message;
     }
     throw e;

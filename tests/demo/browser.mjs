@@ -3,15 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-
-const ARGS = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { CHROMIUM, CHROMIUM_ARGS as ARGS, CHROMIUM_NO_WEBGPU, CHROMIUM_WEBGPU } from '../engines/engines.mjs';
 
 // Without WebGPU (as most of the demo's tests run: the page must work, and
 // say why there is no backend switch), and with WebGPU on SwiftShader: the
 // flags of vitest.webgpu.config.ts, where they are explained.
-export const NO_WEBGPU = ['--disable-gpu'];
-export const WEBGPU = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-unsafe-swiftshader'];
+export const NO_WEBGPU = CHROMIUM_NO_WEBGPU;
+export const WEBGPU = CHROMIUM_WEBGPU;
 
 /**
  * Opens `url` in a fresh profile, with Chromium flags `extra`; collects
@@ -21,7 +19,7 @@ export const WEBGPU = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshad
 export async function openDemo(url, extra = NO_WEBGPU) {
   const profile = mkdtempSync(join(tmpdir(), 'unpool-demo-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM ?? CHROMIUM,
     headless: true,
     args: [...ARGS, ...extra],
     viewport: { width: 1280, height: 800 },

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   init, maxPool1d, maxPool2d, maxPool2dBackward, maxPool3d, maxUnpool1d, maxUnpool2d,
-  maxUnpool2dBackward, memoryUsage, MaxPool2d, UnpoolError,
+  maxUnpool2dBackward, memoryUsage, MaxPool2d, MaxUnpool2d, UnpoolError, UnpoolTypeError,
 } from '../../dist/index.js';
 
 const x = () => ({ data: new Float32Array(16), shape: [1, 1, 4, 4] });
@@ -82,6 +82,39 @@ const cases: Case[] = [
 ];
 
 describe('errors', () => {
+  // A module method renames its function's errors (maxPool2d: -> MaxPool2d.forward:).
+  // The renamed error must stay structurally what a fresh one is: the same
+  // own enumerable properties, the same JSON, deep-equal. In Firefox a plain
+  // `e.stack = ...` added an enumerable own `stack`, and these failed there.
+  const renamed: [string, () => unknown, () => Error][] = [
+    ['UnpoolTypeError', () => new MaxUnpool2d(undefined as never).forward(y(), idx(), [1, 1, 4, 4]),
+      () => new UnpoolTypeError('MaxUnpool2d.forward: kernelSize is required')],
+    ['UnpoolError', () => new MaxPool2d(2, { stride: 0 }).forward(x()),
+      () => new UnpoolError('MaxPool2d.forward: stride=0 must be >= 1', 'invalid_argument')],
+  ];
+  for (const [kind, call, fresh] of renamed) {
+    it(`a module method's renamed ${kind} has the own enumerable properties of a fresh one`, () => {
+      let thrown: Error | undefined;
+      try {
+        call();
+      } catch (error) {
+        thrown = error as Error;
+      }
+      const want = fresh();
+      expect(thrown).toBeInstanceOf(want.constructor);
+      expect(thrown!.message).toBe(want.message);
+      expect(Object.keys(thrown!)).toEqual(Object.keys(want));
+      expect(Object.keys(thrown!)).toEqual(['name', 'code']);
+      expect(JSON.stringify(thrown)).toBe(JSON.stringify(want));
+      expect(Object.getOwnPropertyDescriptor(thrown, 'stack')?.enumerable ?? false).toBe(false);
+      expect({ ...thrown }).toEqual({ ...want });
+      expect(thrown).toStrictEqual(want);
+      expect(call).toThrow(want);
+      // The stack, where it repeats the message, has the method's name too.
+      expect(String(thrown!.stack)).not.toMatch(/^\w+Error: (maxUnpool2d|maxPool2d): /);
+    });
+  }
+
   for (const [name, call, type, message, code] of cases) {
     it(`${name}: ${type.name}`, () => {
       let thrown: unknown;

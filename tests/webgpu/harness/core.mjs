@@ -18,7 +18,7 @@
 //
 // Each case gets a ctx of its own:
 //   ctx.gpu            the GPU object (navigator.gpu, or Dawn's create(...))
-//   ctx.label          the stack's name: 'chromium', 'deno',
+//   ctx.label          the stack's name: 'chromium', 'firefox', 'deno',
 //                      'node-vulkan-swiftshader', 'node-opengles'
 //   ctx.adapter        a fresh GPUAdapter for this case, requested with
 //   ctx.adapterOptions the stack's options ({ featureLevel: 'compatibility' }
