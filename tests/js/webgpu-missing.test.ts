@@ -28,7 +28,7 @@ it('initWebGPU() refuses with its documented message where there is no WebGPU ad
       "{ gpu: create([]) } from the 'webgpu' package)");
   } else if (await gpu.requestAdapter() === null) {
     console.log('webgpu-missing: navigator.gpu without an adapter');
-    await expectRefusal('initWebGPU: navigator.gpu gave no adapter');
+    await expectRefusal('initWebGPU: navigator.gpu.requestAdapter() gave no adapter');
   } else {
     // An engine with a WebGPU adapter: no refusal (tests/webgpu checks the rest).
     console.log('webgpu-missing: navigator.gpu has an adapter');
