@@ -1,7 +1,7 @@
 // Runs every example in examples/ as a user would (node, a child process,
 // the package imported by its name) and checks what it wrote or printed
 // against a plain JavaScript reference of max pooling (first maximum wins).
-// Run by scripts/test-examples.sh: node --test tests/examples/
+// Run by the examples stage (bash scripts/test.sh examples): node --test tests/examples/
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -9,7 +9,7 @@
 // is one a reader should see but that cannot run (it is listed, not run),
 // and one fenced `js node-webgpu` runs in the WebGPU stage
 // (tests/webgpu/harness/node-docs.mjs).
-// Run by scripts/test-examples.sh: node --test tests/examples/
+// Run by the examples stage (bash scripts/test.sh examples): node --test tests/examples/
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
