@@ -43,6 +43,14 @@ if [ ! -f dist/index.js ] || [ -n "$(find js/src tsconfig.json -newer dist/index
   npx tsc -p tsconfig.json
   touch dist/index.js
 fi
+# The outputs of a source since removed or renamed would still be packed
+# (the package takes dist/*.js): they go.
+for f in dist/*.js dist/*.d.ts dist/*.d.cts dist/webgpu/*.js dist/webgpu/*.d.ts; do
+  [ -e "$f" ] || continue
+  rel=${f#dist/}; base=${rel%.d.cts}; base=${base%.d.ts}; base=${base%.js}
+  case "$base" in unpool | unpool-scalar | wasm-base64 | webgpu/shaders) continue ;; esac
+  [ -e "js/src/$base.ts" ] || rm -f "$f"
+done
 # CommonJS consumers: require('unpool') gets dist/index.cjs, which hands
 # back the ES module itself (Node.js >= 20.19 and 22.12, Bun and Deno
 # require an ES module synchronously; one module instance, one wasm), and
