@@ -46,6 +46,8 @@ constexpr int kGeometrySlots = 3 + 6 * unpool::kMaxSpatialDims + 2;
   X(shape_a, "shapeA", kShapeSlots) /* the op's first shape */              \
   X(shape_b, "shapeB", kShapeSlots) /* its second (backward ops) */         \
   X(shape_out, "shapeOut", kShapeSlots) /* written: the result's shape */   \
+  X(result_at, "resultAt", 2) /* written by runSmall: where it put its      \
+                                 results (heap addresses, op order) */      \
   X(range_min, "rangeMin", unpool::kMaxSpatialDims) /* written: unpool */   \
   X(range_max, "rangeMax", unpool::kMaxSpatialDims) /* output ranges */     \
   X(plan_geometry, "planGeometry", kGeometrySlots) /* written by            \

@@ -132,12 +132,17 @@ int32_t run_small(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype, in
   const bool pool = o == Op::kMaxPool || o == Op::kAdaptiveMaxPool || o == Op::kFractionalMaxPool;
   const int64_t total = pool ? second + n * unpool::element_size(itype_of(index_type)) : first;
   if (total > static_cast<int64_t>(capacity)) return kNotRun;
-  // Results in op order after the inputs: pools (x, y, indices), fractional
+  // Results in op order from `out`, each 8-aligned; JavaScript reads them
+  // where the block says (resultAt), so this is the one place that lays them out.
+  const uintptr_t r0 = out;
+  const uintptr_t r1 = pool ? out + static_cast<uintptr_t>(second) : 0;
+  block->result_at[0] = static_cast<double>(r0);
+  block->result_at[1] = static_cast<double>(r1);
+  // The runners take inputs then results: pools (x, y, indices), fractional
   // (x, samples, y, indices), the others (in0, in1, result).
-  const Status r = o == Op::kFractionalMaxPool
-                       ? run_plan(*holder, in0, in1, out, out + second, 0, -1, error)
-                   : pool ? run_plan(*holder, in0, out, out + second, 0, 0, -1, error)
-                          : run_plan(*holder, in0, in1, out, 0, 0, -1, error);
+  const Status r = o == Op::kFractionalMaxPool ? run_plan(*holder, in0, in1, r0, r1, 0, -1, error)
+                   : pool                      ? run_plan(*holder, in0, r0, r1, 0, 0, -1, error)
+                                               : run_plan(*holder, in0, in1, r0, 0, 0, -1, error);
   return static_cast<int32_t>(r);
 }
 

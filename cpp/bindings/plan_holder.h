@@ -37,10 +37,10 @@ unpool::Status plan_op(int32_t op, Plan* holder, ParamBlock* block, int32_t dtyp
 unpool::Status run_plan(const Plan& holder, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3,
                         int64_t begin, int64_t end, std::string* error);
 
-// plan_op, then, when every result fits in `capacity` bytes at `out` (the
-// first at `out`, a second, pool indices, at the next multiple of 8), runs
-// all planes into them; in0 and in1 are the op's inputs in order. Returns kNotRun (nothing run)
-// when they do not fit.
+// plan_op, then, when every result fits in `capacity` bytes at `out`, runs
+// all planes into them and writes their addresses into the block's
+// resultAt (op order; 0 for none); in0 and in1 are the op's inputs in
+// order. Returns kNotRun (nothing run) when they do not fit.
 constexpr int32_t kNotRun = -1;
 int32_t run_small(int32_t op, Plan* holder, ParamBlock* block, int32_t dtype, int32_t index_type,
                   uintptr_t in0, uintptr_t in1, uintptr_t out, uint32_t capacity,

@@ -1,11 +1,16 @@
-// What a call is, as the ops describe it to the engine: its inputs (host
-// data or resident tensors, checked here), its outputs, and how their
-// results leave it.
-import { ArrayClass, DType, Kind, namesOf, StorageArray, typeNamed } from './dtypes.js';
-import type { OpName } from './heap.js';
-import type { OutSink } from './options.js';
+// What a call is, as the ops describe it to a backend: its inputs, its
+// outputs, and how their results leave it; what a backend is; and the
+// WebAssembly backend's checks of its arguments (host data or resident
+// tensors) and of a caller's `out` arrays.
+import {
+  ArrayClass, classOfTag, DType, DTYPES, FloatArray, Kind, namesOf, StorageArray, TensorData,
+  typeNamed,
+} from './dtypes.js';
 import { addressOf, classOf, WasmTensor } from './resident.js';
-import { checkTensor, typeError } from './tensor.js';
+import type { OpName, Runtime } from './runtime.js';
+import {
+  checkTensor, classTagOf, describe, rangeError, storageView, typeError, withArticle,
+} from './tensor.js';
 
 /** A tensor argument: host data to copy in, or a resident tensor read in place. */
 export interface Input {
@@ -28,25 +33,34 @@ export interface Input {
 }
 
 /**
- * The WebGPU entry's check of its tensors, set when that entry loads (the
- * main entry never loads it): an Input for a tensor it owns, undefined for
- * anything else, or a throw (a host tensor passed to a GPU call).
- * @internal
+ * A tensor of another backend carries this key, whose value is its class's
+ * name (a GpuTensor of `unpool/webgpu`): the WebAssembly API then names it
+ * instead of describing it as a tensor without data.
  */
-let foreignInput: ((fn: string, name: string, value: unknown, kind: Kind) => Input | undefined) |
-    undefined;
+export const BACKEND_TENSOR: unique symbol = Symbol.for('unpool.backendTensor');
 
-/** @internal */
-export function setForeignInput(
-    check: (fn: string, name: string, value: unknown, kind: Kind) => Input | undefined): void {
-  foreignInput = check;
+/**
+ * A backend: how a call takes its tensor arguments, how a planned call runs,
+ * and what its results are (`R`). The ops are one generic call (invoke.ts)
+ * over a backend passed in: the WebAssembly functions bind wasmBackend
+ * (engine.ts), `unpool/webgpu` binds its own per device.
+ */
+export interface Backend<R> {
+  /** The runtime of the module that plans the calls (a throw before init()). */
+  runtime(fn: string): Runtime;
+  /** Argument `name` of `fn`, checked (`kind`: values or indices). */
+  input(fn: string, name: string, value: unknown, kind: Kind): Input;
+  /**
+   * Host data the op made (a fractional pool's drawn samples) as argument
+   * `name`, of the dtype and class of input `like`.
+   */
+  drawn(fn: string, name: string, tensor: { data: FloatArray; shape: number[] }, like: Input): Input;
+  /** Runs a call whose block the op has written; its results in op order. */
+  execute(rt: Runtime, c: Call): R[];
 }
 
-export function checkInput(fn: string, name: string, value: unknown, kind: Kind): Input {
-  if (foreignInput !== undefined) {
-    const f = foreignInput(fn, name, value, kind);
-    if (f !== undefined) return f;
-  }
+/** A host tensor or WasmTensor argument, checked (the WebAssembly backend's inputs). */
+export function hostInput(fn: string, name: string, value: unknown, kind: Kind): Input {
   if (value instanceof WasmTensor) {
     const address = addressOf(fn, name, value);
     // An int32 or int64 WasmTensor holds values or indices: the argument says which.
@@ -61,7 +75,17 @@ export function checkInput(fn: string, name: string, value: unknown, kind: Kind)
       cls: classOf(value), byteLength: value.size * type.bytes,
     };
   }
-  const t = checkTensor(fn, name, value, kind);
+  let t;
+  try {
+    t = checkTensor(fn, name, value, kind);
+  } catch (e) {
+    // Asked only once the tensor is refused: a property lookup less per call.
+    const other = (value as { [BACKEND_TENSOR]?: unknown } | null | undefined)?.[BACKEND_TENSOR];
+    if (typeof other === 'string') {
+      throw typeError(`${fn}: ${name} is a ${other}; call gpu.${fn}() of the object initWebGPU() returned`);
+    }
+    throw e;
+  }
   return {
     shape: t.shape, data: t.data, address: 0, dtype: t.type.dtype, cls: t.cls,
     byteLength: t.data.length * t.type.bytes,
@@ -115,4 +139,41 @@ export interface Output {
   cls: ArrayClass;
   shape: number[];
   sink: Sink;
+}
+
+/**
+ * A caller's `out` array, checked: results are copied into `array`, a view
+ * of its memory in the dtype's storage class (the array itself when it is
+ * of that class), and `user` is returned.
+ */
+export interface OutSink {
+  kind: 'out';
+  array: StorageArray;
+  user: TensorData;
+}
+
+const LENGTH = Object.getOwnPropertyDescriptor(
+    Object.getPrototypeOf(Int8Array.prototype) as object, 'length')!.get!;
+
+/**
+ * Checks a caller-supplied `out` array: of class `cls` (the result's, which
+ * is that of the input's data) and of length `n`. A Float16Array's bits are
+ * then copied through a Uint16Array view, never converted.
+ */
+export function checkOut(fn: string, name: string, value: unknown, dtype: DType, cls: ArrayClass,
+                         n: number): OutSink {
+  const type = DTYPES[dtype];
+  if (classTagOf(value) !== cls.tag) {
+    // A Uint16Array holds either 16-bit dtype: the message says which.
+    const of = classOfTag(cls.tag)?.implied === undefined ? ` of ${dtype}` : '';
+    throw typeError(`${fn}: ${name} must be ${withArticle(cls.tag)}${of} (the result's ` +
+        `type), got ${describe(value)}`);
+  }
+  const array = cls.tag === type.tag ? value as StorageArray : storageView(fn, name, value, type);
+  const length = LENGTH.call(array) as number;
+  if (length !== n) {
+    throw rangeError(`${fn}: ${name} has length ${length}; the result has ${n} elements`,
+                     'invalid_shape');
+  }
+  return { kind: 'out', array, user: value as TensorData };
 }

@@ -8,11 +8,12 @@
 //   range of planes by range of planes through a buffer that stays in cache
 //   (every plan runs on a plane range);
 // - whole: one heap block for every buffer, one run.
-import type { Call, Output, OutputSpec, Sink } from './call.js';
-import { DTYPES, StorageArray, ValueDType } from './dtypes.js';
-import { ARENA_BYTES, HeapBlock, round8, Runtime } from './heap.js';
-import { checkOut } from './options.js';
+import { Backend, Call, checkOut, hostInput, Output, OutputSpec, Sink } from './call.js';
+import { DTYPES, FloatArray, StorageArray, ValueDType } from './dtypes.js';
+import { ARENA_BYTES, HeapBlock, round8 } from './heap.js';
+import { wasm } from './loader.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
+import { Runtime, runtimeOf } from './runtime.js';
 import { streamed } from './streamed.js';
 import { numel, TensorResult } from './tensor.js';
 
@@ -32,7 +33,7 @@ function outputsOf(rt: Runtime, c: Call): Output[] {
   const outputs: Output[] = [];
   for (const o of c.outputs) {
     let shape = o.shape;
-    if (shape === undefined) shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
+    if (shape === undefined) shape = core === undefined ? (core = rt.params.readShape('shapeOut')) : core.slice();
     outputs.push(outputOf(c, o, shape));
   }
   return outputs;
@@ -44,24 +45,8 @@ function shapesKnown(c: Call): boolean {
   return true;
 }
 
-/**
- * The WebGPU entry's engine, set when that entry loads: it runs a call
- * whose tensors are GpuTensors (planned here, by the same core).
- * @internal
- */
-let foreignEngine: ((rt: Runtime, c: Call) => (TensorResult | WasmTensor)[]) | undefined;
-
-/** @internal */
-export function setForeignEngine(engine: (rt: Runtime, c: Call) => (TensorResult | WasmTensor)[]):
-    void {
-  foreignEngine = engine;
-}
-
 /** Runs a call on the path that suits it; returns its results in op order. */
 export function execute(rt: Runtime, c: Call): (TensorResult | WasmTensor)[] {
-  if (foreignEngine !== undefined) {
-    for (const i of c.inputs) if (i.foreign !== undefined) return foreignEngine(rt, c);
-  }
   // Outputs of known shapes first: their `out` errors come before the core's.
   const known = shapesKnown(c) ? outputsOf(rt, c) : undefined;
   if (!c.resident) {
@@ -103,20 +88,19 @@ function small(rt: Runtime, c: Call, known: Output[] | undefined):
                              rt.codes[c.indexType], a0, a1, at, rt.arena + ARENA_BYTES - at);
   if (code === NOT_RUN) return undefined;
   rt.check(code);
-  // Results follow the inputs, each 8-aligned; no Output records on this path.
+  // The results are where the core says it put them; no Output records on this path.
   let core: number[] | undefined;
   const results: TensorResult[] = [];
   for (let k = 0; k < c.outputs.length; ++k) {
     const o = c.outputs[k];
     const sink = known?.[k].sink;
     let shape = o.shape;
-    if (shape === undefined) shape = core === undefined ? (core = rt.readShape('shapeOut')) : core.slice();
+    if (shape === undefined) shape = core === undefined ? (core = rt.params.readShape('shapeOut')) : core.slice();
     const n = numel(shape);
     const out = sink !== undefined ? (sink.kind === 'out' ? sink : undefined)
       : o.out === undefined ? undefined : checkOut(c.fn, o.name, o.out, o.dtype, o.cls, n);
     const type = DTYPES[o.dtype];
-    const view = rt.arenaView(k, o.dtype, at, n);
-    at += round8(n * type.bytes);
+    const view = rt.arenaView(k, o.dtype, rt.params.resultAt(k), n);
     if (out !== undefined) {
       (out.array as { set(a: StorageArray): void }).set(view);
       results.push({ data: out.user, shape, dtype: o.dtype });
@@ -186,3 +170,15 @@ function whole(rt: Runtime, c: Call, outputs: readonly Output[], plan: number):
     for (const r of resident) r?.dispose();
   }
 }
+
+/**
+ * The WebAssembly backend: host data and WasmTensors in, results copied out
+ * (or left in module memory as WasmTensors).
+ */
+export const wasmBackend: Backend<TensorResult | WasmTensor> = Object.freeze({
+  runtime: (fn: string) => runtimeOf(wasm(fn)),
+  input: hostInput,
+  drawn: (fn: string, name: string, tensor: { data: FloatArray; shape: number[] }) =>
+    hostInput(fn, name, tensor, 'float'),
+  execute,
+});

@@ -17,26 +17,31 @@ export { backendInfo, init, isReady } from './loader.js';
 export type { BackendInfo, InitOptions } from './loader.js';
 export { uploadTensor, WasmTensor } from './resident.js';
 export type { DType, DTypeOf, FloatInput, IndexInput } from './resident.js';
-export * from './functional.js';
-export * from './functional-adaptive.js';
-export { MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d } from './modules.js';
+export {
+  adaptiveMaxPool1d, adaptiveMaxPool1dBackward, adaptiveMaxPool2d, adaptiveMaxPool2dBackward,
+  adaptiveMaxPool3d, adaptiveMaxPool3dBackward, fractionalMaxPool2d, fractionalMaxPool2dBackward,
+  fractionalMaxPool3d, fractionalMaxPool3dBackward, maxPool1d, maxPool1dBackward, maxPool2d,
+  maxPool2dBackward, maxPool3d, maxPool3dBackward, maxUnpool1d, maxUnpool1dBackward,
+  maxUnpool1dOutputRange, maxUnpool2d, maxUnpool2dBackward, maxUnpool2dOutputRange, maxUnpool3d,
+  maxUnpool3dBackward, maxUnpool3dOutputRange,
+} from './functional.js';
 export type {
-  IndexArrayFor, MaxPoolModuleOptions, MaxUnpoolModuleOptions, ModuleCallOptions, ModulePoolCallOptions,
-} from './modules.js';
+  IndexArrayOf, MaxPoolResult, MaxPoolReturn, MaxUnpoolRangeOptions, ResidentMaxPoolResult,
+  ResultFor, SizeRange,
+} from './functional.js';
 export {
   AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d, FractionalMaxPool2d, FractionalMaxPool3d,
-} from './modules-adaptive.js';
+  MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,
+} from './modules.js';
 export type {
-  AdaptiveMaxPoolModuleOptions, AdaptiveOutputSize, FractionalMaxPoolModuleOptions,
-} from './modules-adaptive.js';
+  AdaptiveMaxPoolModuleOptions, AdaptiveOutputSize, FractionalMaxPoolModuleOptions, IndexArrayFor,
+  MaxPoolModuleOptions, MaxUnpoolModuleOptions, ModuleCallOptions, ModulePoolCallOptions,
+} from './modules.js';
 export type {
   AdaptiveMaxPoolBackwardOptions, AdaptiveMaxPoolOptions, FractionalMaxPoolBackwardOptions,
-  FractionalMaxPoolOptions,
-} from './ops-adaptive.js';
-export type {
-  MaxPoolBackwardOptions, MaxPoolOptions, MaxPoolResult, MaxUnpoolBackwardOptions,
-  MaxUnpoolOptions, ResidentMaxPoolResult, SizeRange,
-} from './ops.js';
+  FractionalMaxPoolOptions, MaxPoolBackwardOptions, MaxPoolOptions, MaxUnpoolBackwardOptions,
+  MaxUnpoolOptions,
+} from './options.js';
 export { convertIndices, outputSizeRange } from './interop.js';
 export type {
   ConvertedIndexArray, ConvertIndicesOptions, DimsOptions, IndexFormat, OutputSizeRangeOptions,

@@ -2,14 +2,15 @@
 // and the generic outputSizeRange. Formats are checked and converted by the
 // core (unpool::convert_indices), so messages match the C++ API.
 import { DTypeInfo, DTYPES } from './dtypes.js';
-import { HeapBlock, Runtime, runtimeOf } from './heap.js';
+import type { OptionOf } from './functional.js';
+import { HeapBlock } from './heap.js';
+import { outputRange, SizeRange } from './invoke.js';
+import { checkOptionKeys } from './keys.js';
 import { Layout, layoutCode } from './layout.js';
 import { wasm } from './loader.js';
-import { maxUnpoolOutputRangeNd, OptionOf, SizeRange } from './ops.js';
-import {
-  checkOptionKeys, CONVERT_INDICES_KEYS, indexTypeOf, OnlyKnown, OUTPUT_SIZE_RANGE_KEYS,
-  plainGeometry, UnpoolGeometry,
-} from './options.js';
+import type { OnlyKnown } from './options.js';
+import { indexTypeOf, plainGeometry } from './parse.js';
+import { Runtime, runtimeOf } from './runtime.js';
 import {
   checkShape, checkTensor, describe, IndexArray, IndexType, numel, rangeError, TensorResult,
   TensorLike, typeError,
@@ -26,6 +27,10 @@ import {
  */
 export type IndexFormat =
     'pytorch' | 'onnx' | 'onnx-column-major' | 'tensorflow' | 'tensorflow-with-batch';
+
+/** The option keys of convertIndices and outputSizeRange. */
+export const CONVERT_INDICES_KEYS = Object.freeze(['from', 'to', 'inputShape', 'layout', 'dims', 'indexType'] as const);
+const OUTPUT_SIZE_RANGE_KEYS = Object.freeze(['kernelSize', 'stride', 'padding', 'layout', 'dims'] as const);
 
 /** In the order of unpool::IndexFormat. */
 const FORMATS: readonly IndexFormat[] =
@@ -182,9 +187,9 @@ export function convertCall(fn: string, rt: Runtime, options: ConvertIndicesOpti
     throw typeError(`${fn}: indexType=${describe(indexType)} must be 'int32' or 'int64'`);
   }
   const toType = DTYPES[indexTypeOf(fn, indexType ?? (to === 0 ? 'int32' : 'int64'))];
-  rt.writeGeometry(plainGeometry(dims, layout));
-  rt.writeShape('shapeA', inputShape);
-  rt.writeShape('shapeB', indicesShape);
+  rt.params.writeGeometry(plainGeometry(dims, layout));
+  rt.params.writeShape('shapeA', inputShape);
+  rt.params.writeShape('shapeB', indicesShape);
   return { from, to, toType };
 }
 
@@ -200,16 +205,16 @@ export function convertCall(fn: string, rt: Runtime, options: ConvertIndicesOpti
 export function outputSizeRange(shape: readonly number[],
                                 options: OutputSizeRangeOptions): SizeRange[] {
   const fn = 'outputSizeRange';
-  wasm(fn);
+  const rt = runtimeOf(wasm(fn));
   checkOptionKeys(fn, options, OUTPUT_SIZE_RANGE_KEYS);
   const s = checkShape(fn, 'shape', shape);
   if (options === null || typeof options !== 'object') {
     throw typeError(`${fn}: options must be an object with kernelSize, got ${describe(options)}`);
   }
   const dims = spatialDims(fn, options, s, 'shape');
-  const g: UnpoolGeometry = {
+  const g = {
     kernelSize: options.kernelSize, stride: options.stride, padding: options.padding,
     layout: options.layout,
   };
-  return maxUnpoolOutputRangeNd(dims, s, g, fn, 'shape');
+  return outputRange(rt, dims, s, g, fn, 'shape');
 }

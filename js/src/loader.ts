@@ -9,7 +9,7 @@
 // `import.meta.url` is no base for a relative URL and `new URL` throws.
 import createUnpoolModule from './unpool.mjs';
 import type { UnpoolWasmModule } from './unpool.mjs';
-import { attachRuntime } from './heap.js';
+import { attachRuntime } from './runtime.js';
 import { typeError } from './tensor.js';
 
 /** Where the `.wasm` comes from, and which build; every field is optional. */

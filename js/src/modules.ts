@@ -1,19 +1,23 @@
-// Module classes mirroring torch.nn.MaxPool{1,2,3}d and MaxUnpool{1,2,3}d:
-// the geometry is fixed at construction, forward() takes the tensors.
-// Arguments are checked when forward() runs, as in PyTorch; an unknown
-// option key is refused at construction, as PyTorch refuses an unknown
-// keyword argument.
-import {
-  maxPoolBackwardNd, maxPoolNd, MaxPoolReturn, maxUnpoolBackwardNd, maxUnpoolNd, ResultFor,
-} from './ops.js';
+// Module classes mirroring torch.nn's MaxPool{1,2,3}d, MaxUnpool{1,2,3}d,
+// AdaptiveMaxPool{1,2,3}d and FractionalMaxPool{2,3}d (return_indices=True),
+// made from the op table's module entries (optable.ts): the geometry is
+// fixed at construction, forward() and backward() take the tensors and run
+// the table's ops. Arguments are checked when they run, as in PyTorch; an
+// unknown option key is refused at construction, as PyTorch refuses an
+// unknown keyword argument.
+import { wasmBackend } from './engine.js';
+import type { MaxPoolReturn, ResultFor } from './functional.js';
+import { invoke, Returned } from './invoke.js';
+import { checkOptionKeys } from './keys.js';
 import type { Layout } from './layout.js';
-import {
-  checkOptionKeys, MAX_POOL_MODULE_KEYS, MAX_UNPOOL_MODULE_KEYS, MODULE_CALL_KEYS, OnlyKnown,
-  ResultOptions,
-} from './options.js';
+import { ModuleSpec, MODULES, opName } from './optable.js';
+import type { OnlyKnown, ResultOptions } from './options.js';
+import type { FloatInput, IndexInput, WasmTensor } from './resident.js';
 import { describe, typeError } from './tensor.js';
-import type { FloatInput, IndexInput } from './resident.js';
-import type { FloatArray, IndexArray, IndexType, Size, ValueArray } from './tensor.js';
+import type { FloatArray, IndexArray, IndexType, Size, TensorResult, ValueArray } from './tensor.js';
+
+/** The options of a module class's forward() and backward(). */
+const CALL_KEYS = Object.freeze(['out', 'resident'] as const);
 
 /**
  * The options object of a module class, checked: an object whose keys are
@@ -46,7 +50,7 @@ export function asMethod<R>(method: string, op: string, call: unknown, run: () =
     throw typeError(`${method}: options must be an object { out?, resident? }, got ` +
         `${describe(call)}`);
   }
-  checkOptionKeys(method, call, MODULE_CALL_KEYS);
+  checkOptionKeys(method, call, CALL_KEYS);
   try {
     return run();
   } catch (e) {
@@ -100,103 +104,176 @@ export interface MaxUnpoolModuleOptions {
   layout?: Layout;
 }
 
-abstract class MaxPoolNd<X extends IndexType> {
-  readonly kernelSize: Size;
-  readonly stride: Size | null;
-  readonly padding: Size;
-  readonly dilation: Size;
-  readonly ceilMode: boolean;
-  readonly indexType: X;
-  readonly layout: Layout | undefined;
+/** An adaptive pool's output size: a number, or one entry per dim (null: the input's size). */
+export type AdaptiveOutputSize = number | readonly (number | null)[];
 
-  protected constructor(private readonly dims: number, kernelSize: Size,
-                        opts?: MaxPoolModuleOptions<X>) {
-    const options = moduleOptions(`MaxPool${dims}d`, opts, MAX_POOL_MODULE_KEYS);
-    this.kernelSize = kernelSize;
-    this.stride = options.stride ?? null;
-    this.padding = options.padding === undefined ? 0 : options.padding;
-    this.dilation = options.dilation === undefined ? 1 : options.dilation;
-    this.ceilMode = options.ceilMode === undefined ? false : options.ceilMode;
-    this.indexType = options.indexType === undefined ? 'int32' as X : options.indexType;
-    this.layout = options.layout;
+/** Constructor options of AdaptiveMaxPool1d/2d/3d. */
+export interface AdaptiveMaxPoolModuleOptions<X extends IndexType = IndexType> {
+  /** Index dtype of forward's indices; 'int32' by default. */
+  indexType?: X;
+  /** Channels-first ('NCHW', default) or channels-last ('NHWC'); 1d/3d likewise. */
+  layout?: Layout;
+}
+
+/** Constructor options of FractionalMaxPool2d/3d: exactly one of outputSize and outputRatio. */
+export interface FractionalMaxPoolModuleOptions<X extends IndexType = IndexType> {
+  outputSize?: Size;
+  outputRatio?: number | readonly number[];
+  /** Index dtype of forward's indices; 'int32' by default. */
+  indexType?: X;
+}
+
+/** A constructor option's value when not given (a null is kept: forward() refuses it, as the functions do). */
+const DEFAULTS: Readonly<Record<string, unknown>> = { stride: null, padding: 0, dilation: 1, ceilMode: false, indexType: 'int32' };
+
+/**
+ * A module instance: its entry, dims, and its fixed options as own fields
+ * (`pool.kernelSize`, `pool.stride`, ...), every one the constructor takes.
+ */
+abstract class Module {
+  protected constructor(private readonly spec: ModuleSpec, private readonly dims: number,
+                        first: unknown, opts: unknown) {
+    const options = moduleOptions(`${spec.cls}${dims}d`, opts, spec.keys, spec.first) as Record<string, unknown>;
+    const self = this as unknown as Record<string, unknown>;
+    self[spec.first] = first;
+    for (const k of spec.keys) self[k] = options[k] === undefined ? DEFAULTS[k] : options[k];
+  }
+
+  /**
+   * Runs `method`'s op on tensors `a0`, `a1` with the fixed options it takes,
+   * `positional` (the method's arguments that are options: forwardArgs,
+   * backwardArgs) and the call's `out` and `resident`.
+   */
+  protected run(method: 'forward' | 'backward', a0: unknown, a1: unknown, positional: readonly unknown[],
+                call: ResultOptions<unknown> | undefined): Returned<TensorResult | WasmTensor> {
+    const { spec, dims } = this;
+    const op = method === 'forward' ? spec.forward : spec.backward;
+    const fn = opName(op, dims);
+    return asMethod(`${spec.cls}${dims}d.${method}`, fn, call, () => {
+      const self = this as unknown as Record<string, unknown>;
+      // The functions' kernel-free unpool is not a module's: a module has a kernel.
+      if (method === 'forward' && spec.firstRequired && self[spec.first] === undefined) {
+        throw typeError(`${fn}: ${spec.first} is required`);
+      }
+      const o: Record<string, unknown> = {};
+      for (const k of [spec.first, ...spec.keys]) if (op.keys.includes(k)) o[k] = self[k];
+      const names = method === 'forward' ? spec.forwardArgs : spec.backwardArgs;
+      names.forEach((k, i) => { o[k] = positional[i]; });
+      o.out = call?.out;
+      o.resident = call?.resident;
+      return invoke(wasmBackend, op, dims, fn, a0, a1, o);
+    });
+  }
+}
+
+abstract class MaxPoolNd<X extends IndexType> extends Module {
+  declare readonly kernelSize: Size;
+  declare readonly stride: Size | null;
+  declare readonly padding: Size;
+  declare readonly dilation: Size;
+  declare readonly ceilMode: boolean;
+  declare readonly indexType: X;
+  declare readonly layout: Layout | undefined;
+
+  protected constructor(dims: number, kernelSize: Size, options?: MaxPoolModuleOptions<X>) {
+    super(MODULES.MaxPool, dims, kernelSize, options);
   }
 
   /**
    * Pools `x`; returns the output and the argmax indices (Int32Array, or
    * BigInt64Array with `indexType: 'int64'`). `options.out` and
-   * `options.resident` as in maxPoolNd.
+   * `options.resident` as in maxPool2d.
    */
   forward<T extends ValueArray, const O extends ModulePoolCallOptions = {}>(
-      x: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>):
-      MaxPoolReturn<T, O & { indexType: X }> {
-    const d = this.dims;
-    return asMethod(`MaxPool${d}d.forward`, `maxPool${d}d`, options, () => maxPoolNd(d, x, {
-      ...this.geometry(), indexType: this.indexType, out: options?.out, resident: options?.resident,
-    })) as MaxPoolReturn<T, O & { indexType: X }>;
+      x: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>): MaxPoolReturn<T, O & { indexType: X }> {
+    return this.run('forward', x, undefined, [], options) as MaxPoolReturn<T, O & { indexType: X }>;
   }
 
   /** Gradient of forward() w.r.t. its input (scatter-add), geometry checked. */
   backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
       gradOutput: FloatInput<T>, indices: IndexInput, inputShape: readonly number[],
       options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
-    const d = this.dims;
-    return asMethod(`MaxPool${d}d.backward`, `maxPool${d}dBackward`, options, () =>
-      maxPoolBackwardNd(d, gradOutput, indices, {
-        ...this.geometry(), inputShape, out: options?.out as FloatArray | undefined, resident: options?.resident,
-      })) as ResultFor<T, O>;
-  }
-
-  private geometry() {
-    return {
-      kernelSize: this.kernelSize, stride: this.stride, padding: this.padding,
-      dilation: this.dilation, ceilMode: this.ceilMode, layout: this.layout,
-    };
+    return this.run('backward', gradOutput, indices, [inputShape], options) as ResultFor<T, O>;
   }
 }
 
-abstract class MaxUnpoolNd {
-  readonly kernelSize: Size;
-  readonly stride: Size | null;
-  readonly padding: Size;
-  readonly layout: Layout | undefined;
+abstract class MaxUnpoolNd extends Module {
+  declare readonly kernelSize: Size;
+  declare readonly stride: Size | null;
+  declare readonly padding: Size;
+  declare readonly layout: Layout | undefined;
 
-  protected constructor(private readonly dims: number, kernelSize: Size,
-                        opts?: MaxUnpoolModuleOptions) {
-    const options = moduleOptions(`MaxUnpool${dims}d`, opts, MAX_UNPOOL_MODULE_KEYS);
-    this.kernelSize = kernelSize;
-    this.stride = options.stride ?? null;
-    this.padding = options.padding === undefined ? 0 : options.padding;
-    this.layout = options.layout;
+  protected constructor(dims: number, kernelSize: Size, options?: MaxUnpoolModuleOptions) {
+    super(MODULES.MaxUnpool, dims, kernelSize, options);
   }
 
   /**
    * Unpools `x` with `indices`. `outputSize` is optional: spatial sizes, maybe
    * preceded by N and C as in PyTorch (e.g. a previous input's shape).
-   * `options.out` and `options.resident` as in maxUnpoolNd.
+   * `options.out` and `options.resident` as in maxUnpool2d.
    */
   forward<T extends ValueArray, const O extends ModuleCallOptions = {}>(
       x: FloatInput<T>, indices: IndexInput, outputSize?: readonly number[] | null,
       options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
-    const d = this.dims;
-    return asMethod(`MaxUnpool${d}d.forward`, `maxUnpool${d}d`, options, () => {
-      // The functions' kernel-free form is not a module's: a module has a kernel.
-      if (this.kernelSize === undefined) throw typeError(`maxUnpool${d}d: kernelSize is required`);
-      return maxUnpoolNd(d, x, indices, {
-        kernelSize: this.kernelSize, stride: this.stride, padding: this.padding, outputSize,
-        layout: this.layout, out: options?.out, resident: options?.resident,
-      });
-    }) as ResultFor<T, O>;
+    return this.run('forward', x, indices, [outputSize], options) as ResultFor<T, O>;
   }
 
   /** Gradient of forward() w.r.t. `x` (a gather); shape of `indices`. */
   backward<T extends ValueArray, const O extends ModuleCallOptions = {}>(
-      gradOutput: FloatInput<T>, indices: IndexInput,
+      gradOutput: FloatInput<T>, indices: IndexInput, options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
+    return this.run('backward', gradOutput, indices, [], options) as ResultFor<T, O>;
+  }
+}
+
+abstract class AdaptiveMaxPoolNd<X extends IndexType> extends Module {
+  declare readonly outputSize: AdaptiveOutputSize;
+  declare readonly indexType: X;
+  declare readonly layout: Layout | undefined;
+
+  protected constructor(dims: number, outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
+    super(MODULES.AdaptiveMaxPool, dims, outputSize, options);
+  }
+
+  /** Pools `x`; returns the output and the argmax indices (`options`: out, resident). */
+  forward<T extends ValueArray, const O extends ModulePoolCallOptions = {}>(
+      x: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>): MaxPoolReturn<T, O & { indexType: X }> {
+    return this.run('forward', x, undefined, [], options) as MaxPoolReturn<T, O & { indexType: X }>;
+  }
+
+  /** Gradient of forward() w.r.t. its input (scatter-add), shape `inputShape`. */
+  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
+      gradOutput: FloatInput<T>, indices: IndexInput, inputShape: readonly number[],
       options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
-    const d = this.dims;
-    return asMethod(`MaxUnpool${d}d.backward`, `maxUnpool${d}dBackward`, options, () =>
-      maxUnpoolBackwardNd(d, gradOutput, indices, {
-        layout: this.layout, out: options?.out, resident: options?.resident,
-      })) as ResultFor<T, O>;
+    return this.run('backward', gradOutput, indices, [inputShape], options) as ResultFor<T, O>;
+  }
+}
+
+abstract class FractionalMaxPoolNd<X extends IndexType> extends Module {
+  declare readonly kernelSize: Size;
+  declare readonly outputSize: Size | undefined;
+  declare readonly outputRatio: number | readonly number[] | undefined;
+  declare readonly indexType: X;
+
+  protected constructor(dims: number, kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
+    super(MODULES.FractionalMaxPool, dims, kernelSize, options);
+  }
+
+  /**
+   * Pools `x` with windows placed by `randomSamples` ((N, C, dims), dtype of
+   * x); omitted, they are drawn with Math.random (not reproducible).
+   * `options`: out, resident.
+   */
+  forward<T extends FloatArray, const O extends ModulePoolCallOptions = {}>(
+      x: FloatInput<T>, randomSamples?: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>):
+      MaxPoolReturn<T, O & { indexType: X }> {
+    return this.run('forward', x, undefined, [randomSamples], options) as MaxPoolReturn<T, O & { indexType: X }>;
+  }
+
+  /** Gradient of forward() w.r.t. its input (scatter-add), shape `inputShape`. */
+  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
+      gradOutput: FloatInput<T>, indices: IndexInput, inputShape: readonly number[],
+      options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
+    return this.run('backward', gradOutput, indices, [inputShape], options) as ResultFor<T, O>;
   }
 }
 
@@ -223,4 +300,34 @@ export class MaxUnpool2d extends MaxUnpoolNd {
 /** As torch.nn.MaxUnpool3d(kernel_size, stride, padding). */
 export class MaxUnpool3d extends MaxUnpoolNd {
   constructor(kernelSize: Size, options?: MaxUnpoolModuleOptions) { super(3, kernelSize, options); }
+}
+/** As torch.nn.AdaptiveMaxPool1d(output_size, return_indices=True). */
+export class AdaptiveMaxPool1d<X extends IndexType = 'int32'> extends AdaptiveMaxPoolNd<X> {
+  constructor(outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
+    super(1, outputSize, options);
+  }
+}
+/** As torch.nn.AdaptiveMaxPool2d(output_size, return_indices=True). */
+export class AdaptiveMaxPool2d<X extends IndexType = 'int32'> extends AdaptiveMaxPoolNd<X> {
+  constructor(outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
+    super(2, outputSize, options);
+  }
+}
+/** As torch.nn.AdaptiveMaxPool3d(output_size, return_indices=True). */
+export class AdaptiveMaxPool3d<X extends IndexType = 'int32'> extends AdaptiveMaxPoolNd<X> {
+  constructor(outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
+    super(3, outputSize, options);
+  }
+}
+/** As torch.nn.FractionalMaxPool2d(kernel_size, output_size, output_ratio, return_indices=True). */
+export class FractionalMaxPool2d<X extends IndexType = 'int32'> extends FractionalMaxPoolNd<X> {
+  constructor(kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
+    super(2, kernelSize, options);
+  }
+}
+/** As torch.nn.FractionalMaxPool3d(kernel_size, output_size, output_ratio, return_indices=True). */
+export class FractionalMaxPool3d<X extends IndexType = 'int32'> extends FractionalMaxPoolNd<X> {
+  constructor(kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
+    super(3, kernelSize, options);
+  }
 }

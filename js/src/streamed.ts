@@ -7,7 +7,8 @@
 // (bench/RESULTS.md has the measurements).
 import { DType, DTYPES, StorageArray } from './dtypes.js';
 import type { Call, Output } from './call.js';
-import { HeapBlock, Runtime } from './heap.js';
+import { HeapBlock } from './heap.js';
+import type { Runtime } from './runtime.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
 import type { TensorResult } from './tensor.js';
 

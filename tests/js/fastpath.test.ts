@@ -5,7 +5,8 @@
 // result fits the arena.
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
-import { ARENA_BYTES, Runtime, runtimeOf } from '../../dist/heap.js';
+import { ARENA_BYTES } from '../../dist/heap.js';
+import { Runtime, runtimeOf } from '../../dist/runtime.js';
 import { wasm } from '../../dist/loader.js';
 import type { UnpoolWasmModule } from '../../dist/unpool.mjs';
 
@@ -45,9 +46,9 @@ describe('runtime', () => {
     const m = wasm('test');
     const layout = m.paramLayout();
     const rt = runtimeOf(m);
-    expect(rt.layout).toEqual(layout);
+    expect(rt.params.layout).toEqual(layout);
     for (const f of ['dims', 'layout', 'ceilMode', 'outputSizeCount', 'kernel', 'stride', 'padding',
-      'dilation', 'outputSize', 'shapeA', 'shapeB', 'shapeOut', 'rangeMin', 'rangeMax']) {
+      'dilation', 'outputSize', 'shapeA', 'shapeB', 'shapeOut', 'resultAt', 'rangeMin', 'rangeMax']) {
       expect(typeof layout[f], f).toBe('number');
     }
   });

@@ -16,24 +16,38 @@ const TS_LAYERS: readonly (readonly string[])[] = [
   ['dtypes.ts'],
   ['tensor.ts'],
   ['layout.ts'],
-  ['options.ts'],
-  ['heap.ts'],
+  ['keys.ts'],  // option-key order and the unknown-key check
+  ['parse.ts'],  // option parsers into one Geometry
+  ['block.ts'],  // the parameter block: its every read and write
+  ['heap.ts'],  // the arena, heap blocks
+  ['runtime.ts'],  // the module checked at load, its block, arena and plans
   ['loader.ts'],
   ['resident.ts'],
-  ['options-adaptive.ts'],  // adaptive and fractional options (their FloatInput samples)
-  ['call.ts'],
+  ['options.ts'],  // the public option types (their FloatInput samples)
+  ['call.ts'],  // a call, a backend, host inputs and out arrays
   ['streamed.ts'],
-  ['engine.ts'],
-  ['ops.ts'],
-  ['ops-adaptive.ts'],
-  ['functional.ts', 'modules.ts', 'interop.ts'],
-  ['functional-adaptive.ts', 'modules-adaptive.ts'],
+  ['engine.ts'],  // the WebAssembly backend
+  ['optable.ts'],  // the op table
+  ['invoke.ts'],  // the one generic call
+  ['functional.ts'],
+  ['modules.ts', 'interop.ts'],
   ['index.ts'],
   ['inline.ts'],  // index.ts's API over the embedded .wasm
-  // unpool/webgpu: the GPU engine and its entry, over the ops (functional
-  // API) and the runtime; nothing below imports it.
+  // unpool/webgpu: the GPU backend, passed to the same generic call; nothing
+  // below imports it.
   ['webgpu'],
 ];
+
+/**
+ * Module-level mutable state of js/src (a top-level `let`), each holding
+ * data. A lower layer that calls a function a higher one stored (a hook, as
+ * setForeignInput once was) is a call back up that the import rule cannot
+ * see: backends are passed down as arguments instead.
+ */
+const STATE: Readonly<Record<string, readonly string[]>> = {
+  'loader.ts': ['loaded', 'loadedInfo', 'loading'],  // the one loaded module
+  'runtime.ts': ['current'],  // its runtime
+};
 
 const layerOf = (file: string) => TS_LAYERS.findIndex((l) => l.includes(file));
 
@@ -50,6 +64,22 @@ describe('layers', () => {
       for (const target of imports) {
         expect(layerOf(target), `${f} imports ${target}`).toBeLessThan(layerOf(f));
       }
+    }
+  });
+
+  it('no lower layer calls back up through a hook', () => {
+    const files = [...list('js/src/').filter((f) => f.endsWith('.ts')),
+      ...list('js/src/webgpu/').filter((f) => f.endsWith('.ts')).map((f) => `webgpu/${f}`)];
+    for (const f of files) {
+      const src = read(`js/src/${f}`);
+      const lets = [...src.matchAll(/^(?:export )?let (\w+)(?::((?:[^;=]|=>)*))?/gm)];
+      for (const [, name, type] of lets) {
+        expect(STATE[f] ?? [], `${f}: module state '${name}'`).toContain(name);
+        expect(type ?? '', `${f}: '${name}' holds a function`).not.toMatch(/=>|Function/);
+      }
+      // A setter of a hook: an exported set*/register*/on* function.
+      expect(src, f).not.toMatch(/export function (set|register|on)[A-Z]\w*\(/);
+      expect(src, f).not.toMatch(/setForeign(Input|Engine)/);
     }
   });
 

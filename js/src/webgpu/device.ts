@@ -5,7 +5,7 @@
 // its work and submits it before it returns.
 import type { Call, Input } from '../call.js';
 import { ArrayClass, DType, DTYPES, Kind, namesOf, typeNamed, ValueDType } from '../dtypes.js';
-import type { Runtime } from '../heap.js';
+import type { Runtime } from '../runtime.js';
 import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBufferLike, GpuCommandEncoderLike, GpuComputePassLike, GpuComputePipelineLike, GpuDeviceLike,
   GpuBindGroupLayoutLike, USAGE } from './gpu.js';
@@ -429,7 +429,7 @@ export class GpuBackend implements GpuOwner {
     // Value dtypes by their value codes (int32 and int64 are values here), as engine.ts plans.
     const dtypeCode = rt.valueCodes[c.dtype as ValueDType];
     rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, dtypeCode, rt.codes[c.indexType]));
-    const shapeOut = rt.readShape('shapeOut');
+    const shapeOut = rt.params.readShape('shapeOut');
     rt.check(rt.m.planGeometry(plan, rt.block));
     const g = readPlanGeometry(rt);
     const outputs = c.outputs.map((o, k) => this.output(c, k, o.shape ?? shapeOut, used));
@@ -474,11 +474,11 @@ export class GpuBackend implements GpuOwner {
     const newCheck = (): GpuBufferLike => {
       const status = this.statusBuffer();
       // The call's block, kept: the message is planned again from it.
-      const block = rt.f.slice();
+      const block = rt.params.snapshot();
       setCheck({
         status,
         error: (w) => {
-          rt.f.set(block);
+          rt.params.restore(block);
           rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.valueCodes[c.dtype as ValueDType],
                              rt.codes[c.indexType]));
           return this.coreError(rt.m.contentError(plan, w[0], w[1], w[2]));
@@ -678,11 +678,11 @@ export class GpuBackend implements GpuOwner {
     }
     const chunks = this.chunks(fn, units, [indices, result]);
     const status = this.statusBuffer();
-    const block = rt.f.slice();
+    const block = rt.params.snapshot();
     const check: ContentCheck = {
       status,
       error: (w) => {
-        rt.f.set(block);
+        rt.params.restore(block);
         const perPlane = w[3] === 0 ? 1 : 0;
         return this.coreError(rt.m.convertError(rt.block, from, w[0], w[1], w[2], perPlane));
       },

@@ -2,7 +2,7 @@
 // core resolved (planGeometry()), its uniform fields, the max pool's
 // interior/edge boxes and kernel shapes, and how tensors split into
 // per-binding parts (device.ts runs the kernels).
-import type { Runtime } from '../heap.js';
+import type { Runtime } from '../runtime.js';
 import type { GpuBufferLike } from './gpu.js';
 import type { Params } from './params.js';
 import type { GpuTensor } from './tensor.js';
@@ -22,8 +22,8 @@ export interface PlanGeometry {
 }
 
 export function readPlanGeometry(rt: Runtime): PlanGeometry {
-  const f = rt.f;
-  let s = rt.layout.planGeometry;
+  const f = rt.params.read('planGeometry');
+  let s = 0;
   const three = () => { const r = [f[s], f[s + 1], f[s + 2]]; s += 3; return r; };
   const layout = f[s++], channels = f[s++], planes = f[s++];
   const g = {

@@ -2,17 +2,14 @@
 // the WebAssembly API (each call is planned by the same core, so shapes,
 // geometry and messages are the CPU path's), with GpuTensors for tensors;
 // every call submits its work before it returns. See docs/webgpu.md.
-import { Input, setForeignInput } from '../call.js';
+import type { Backend } from '../call.js';
 import { DType, DTYPES, Float16ArrayLike, IndexArray, Kind, TensorData, typeNamed } from '../dtypes.js';
-import { setForeignEngine } from '../engine.js';
-import * as F from '../functional.js';
-import * as A from '../functional-adaptive.js';
-import { runtimeOf } from '../heap.js';
+import { bindFunctions, Functions, IndexArrayOf } from '../functional.js';
+import { ConvertedIndexArray, ConvertIndicesOptions, convertCall, CONVERT_INDICES_KEYS } from '../interop.js';
+import { checkOptionKeys } from '../keys.js';
 import { init, InitOptions, wasm } from '../loader.js';
-import { ConvertedIndexArray, ConvertIndicesOptions, convertCall } from '../interop.js';
-import type { IndexArrayOf } from '../ops.js';
-import { drawSamples } from '../options-adaptive.js';
-import { checkOptionKeys, CONVERT_INDICES_KEYS, OnlyKnown } from '../options.js';
+import type { OnlyKnown } from '../options.js';
+import { runtimeOf } from '../runtime.js';
 import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBackend } from './device.js';
 import type {
@@ -30,30 +27,6 @@ export type {
   GpuBufferLike, GpuDeviceLike, GpuLike, GpuAdapterLike, GPUAdapterType, GPUBufferType, GPUDeviceType,
   GpuRequestAdapterOptions, GPUType,
 } from './gpu.js';
-
-/** The backend whose call is running (set around each gpu.* call). */
-let active: GpuBackend | undefined;
-
-function checkGpuInput(fn: string, name: string, value: unknown, kind: Kind): Input | undefined {
-  if (value instanceof GpuTensor) {
-    if (active === undefined) {
-      throw new UnpoolTypeError(`${fn}: ${name} is a GpuTensor; call gpu.${fn}() of the object ` +
-          'initWebGPU() returned');
-    }
-    return active.input(fn, name, value, kind);
-  }
-  if (active !== undefined) {
-    throw new UnpoolTypeError(`${fn}: ${name} must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
-        `got ${describe(value)}`);
-  }
-  return undefined;
-}
-
-setForeignInput(checkGpuInput);
-setForeignEngine((rt, c) => {
-  if (active === undefined) throw new Error(`${c.fn}: a GpuTensor outside a gpu.* call`);
-  return active.execute(rt, c) as never;
-});
 
 export interface InitWebGPUOptions extends InitOptions {
   /**
@@ -101,29 +74,10 @@ export type WrappedArrayOf<D> =
 
 type Fn = (...args: never[]) => unknown;
 
-/** The ops of the functional API this backend runs, by name. */
-const OPS = {
-  maxPool1d: F.maxPool1d, maxPool2d: F.maxPool2d, maxPool3d: F.maxPool3d,
-  maxUnpool1d: F.maxUnpool1d, maxUnpool2d: F.maxUnpool2d, maxUnpool3d: F.maxUnpool3d,
-  maxPool1dBackward: F.maxPool1dBackward, maxPool2dBackward: F.maxPool2dBackward,
-  maxPool3dBackward: F.maxPool3dBackward,
-  maxUnpool1dBackward: F.maxUnpool1dBackward, maxUnpool2dBackward: F.maxUnpool2dBackward,
-  maxUnpool3dBackward: F.maxUnpool3dBackward,
-  adaptiveMaxPool1d: A.adaptiveMaxPool1d, adaptiveMaxPool2d: A.adaptiveMaxPool2d,
-  adaptiveMaxPool3d: A.adaptiveMaxPool3d,
-  adaptiveMaxPool1dBackward: A.adaptiveMaxPool1dBackward,
-  adaptiveMaxPool2dBackward: A.adaptiveMaxPool2dBackward,
-  adaptiveMaxPool3dBackward: A.adaptiveMaxPool3dBackward,
-  fractionalMaxPool2d: A.fractionalMaxPool2d, fractionalMaxPool3d: A.fractionalMaxPool3d,
-  fractionalMaxPool2dBackward: A.fractionalMaxPool2dBackward,
-  fractionalMaxPool3dBackward: A.fractionalMaxPool3dBackward,
-} as const;
-
 // Each GPU op's signature, from its functional form's: the value classes its
 // first tensor takes (that form's `T`), its options, and whether it pools
 // (`{ output, indices }`). As there, results are of the class of the values'
 // data (`T`) and indices follow `indexType`.
-type OpOf<K extends keyof typeof OPS> = typeof OPS[K];
 type ValuesOf<F extends Fn> = Extract<Parameters<F>[0], { data: unknown }>['data'];
 type Pools<F extends Fn> = ReturnType<F> extends { output: unknown; indices: unknown } ? true : false;
 
@@ -167,7 +121,7 @@ type GpuOp<F extends Fn> =
  * Each op with GpuTensors for its tensors, `out` GpuTensors, and GpuTensor
  * results of the class of the values' data (indices: of `indexType`'s).
  */
-export type GpuOps = { readonly [K in keyof typeof OPS]: GpuOp<OpOf<K>> };
+export type GpuOps = { readonly [K in keyof Functions]: GpuOp<Functions[K]> };
 
 /** What initWebGPU() resolves to: the ops on one device. */
 export interface WebGPUBackend extends GpuOps {
@@ -196,20 +150,22 @@ export interface WebGPUBackend extends GpuOps {
 }
 
 /**
- * A fractional pool given no randomSamples: drawn on the host as the
- * WebAssembly API draws them, and uploaded (undefined: given, or the call's
- * own checks will refuse its arguments).
+ * The ops' backend on device `b`: GpuTensors in (anything else is refused),
+ * calls planned by the core and run by `b`, GpuTensor results.
  */
-function drawnSamples(b: GpuBackend, name: string, args: unknown[]): GpuTensor | undefined {
-  const [x, options] = args as [unknown, { randomSamples?: unknown } | undefined];
-  if (!(x instanceof GpuTensor) || options === null || typeof options !== 'object' ||
-      options.randomSamples !== undefined || (x.dtype !== 'float32' && x.dtype !== 'float64')) {
-    return undefined;
-  }
-  const dims = Number(name[name.length - 2]);
-  if (x.shape.length !== dims + 1 && x.shape.length !== dims + 2) return undefined;
-  const s = drawSamples(name, x.shape, dims, x.dtype);
-  return b.upload(`gpu.${name}`, s.data as ArrayBufferView, s.shape, x.dtype, x.cls);
+function opsBackend(b: GpuBackend): Backend<GpuTensor> {
+  return {
+    runtime: (fn) => runtimeOf(wasm(fn)),
+    input(fn, name, value, kind) {
+      if (value instanceof GpuTensor) return b.input(fn, name, value, kind);
+      throw new UnpoolTypeError(`${fn}: ${name} must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
+          `got ${describe(value)}`);
+    },
+    // Samples a fractional pool drew on the host, as the WebAssembly API draws them: uploaded.
+    drawn: (fn, name, s, like) =>
+      b.input(fn, name, b.upload(`gpu.${fn}`, s.data, s.shape, like.dtype, like.cls), 'float'),
+    execute: (rt, c) => b.execute(rt, c),
+  };
 }
 
 function backendObject(b: GpuBackend): WebGPUBackend {
@@ -249,19 +205,7 @@ function backendObject(b: GpuBackend): WebGPUBackend {
     const { from, to, toType } = convertCall(fn, b.rt, options, indices.shape);
     return b.convert(fn, indices, from, to, toType.dtype);
   };
-  for (const [name, op] of Object.entries(OPS) as [string, Fn][]) {
-    api[name] = (...args: unknown[]) => {
-      if (active !== undefined) throw new Error(`gpu.${name}: called while another GPU call runs`);
-      const draw = /^fractionalMaxPool\dd$/.test(name) ? drawnSamples(b, name, args) : undefined;
-      if (draw !== undefined) args = [args[0], { ...(args[1] as object), randomSamples: draw }];
-      active = b;
-      try {
-        return (op as (...a: unknown[]) => unknown)(...args);
-      } finally {
-        active = undefined;
-      }
-    };
-  }
+  Object.assign(api, bindFunctions(opsBackend(b)));
   return Object.freeze(api) as unknown as WebGPUBackend;
 }
 

@@ -1,6 +1,7 @@
 // GpuTensor: a tensor in a GPUBuffer, packed and little-endian as in a typed
 // array's buffer (ONNX Runtime's layout): 16-bit values two a word, int64
 // indices as (lo, hi) u32 pairs.
+import { BACKEND_TENSOR } from '../call.js';
 import { ArrayClass, DType, DTYPES, StorageArray, TensorData } from '../dtypes.js';
 import type { TensorResult } from '../tensor.js';
 import { UnpoolError, UnpoolTypeError } from '../tensor.js';
@@ -56,6 +57,11 @@ export class GpuTensor<T extends TensorData = TensorData> {
   readonly cls: ArrayClass;
   /** @internal Whether destroy() releases the buffer. */
   readonly owned: boolean;
+  /** @internal Names this class in the WebAssembly API's messages (call.ts). */
+  get [BACKEND_TENSOR](): string {
+    return 'GpuTensor';
+  }
+
   /** @internal The checks of the calls that made this tensor's contents. */
   checks: readonly ContentCheck[] = [];
   private destroyed = false;
