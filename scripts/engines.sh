@@ -5,6 +5,11 @@
 #   engines_ensure STAGE ENGINE...   checks the names (chromium, firefox,
 #                           webkit) and installs what they need
 #                           (scripts/ensure-deps.sh wasm npm + their groups)
+#   engines_stage STAGE PROCS_SUBDIR ENGINE...   the start of a stage whose
+#                           only cleanup is the engines': engines_ensure, the
+#                           build, `work` (a fresh folder), the processes
+#                           tracked under $work/PROCS_SUBDIR, and an EXIT trap
+#                           that stops them and removes $work
 # A stage line and a summary per engine:
 #   engine_begin STAGE ENGINE   prints `=== test: STAGE (<engine version>) ===`
 #   engine_end STAGE ENGINE PASSED FAILED RC
@@ -52,6 +57,16 @@ engine_procs_stop() {
 }
 
 # Call engine_procs_stop from the stage's EXIT trap (and between engines).
+
+engines_stage() {
+  local stage=$1 sub=$2
+  shift 2
+  engines_ensure "$stage" "$@"
+  bash scripts/build.sh
+  work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-${stage#test-}.XXXXXX")
+  engine_procs_init "$work${sub:+/$sub}"
+  trap 'engine_procs_stop; rm -rf "$work"' EXIT
+}
 
 engines_ensure() {
   local stage=$1 e

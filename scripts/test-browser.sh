@@ -15,12 +15,8 @@ cd "$(dirname "$0")/.."
 engines=${BROWSERS:-chromium firefox webkit}
 # shellcheck source=scripts/engines.sh
 . scripts/engines.sh
-engines_ensure test-browser $engines
-bash scripts/build.sh
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-browser.XXXXXX")
-engine_procs_init "$work"
-trap 'engine_procs_stop; rm -rf "$work"' EXIT
+# shellcheck disable=SC2086
+engines_stage test-browser '' $engines
 limit=${BROWSER_TIMEOUT:-1200}
 
 for e in $engines; do

@@ -23,12 +23,8 @@ repo=$PWD
 engines=${BROWSERS:-chromium firefox webkit}
 # shellcheck source=scripts/engines.sh
 . scripts/engines.sh
-engines_ensure test-pack $engines
-bash scripts/build.sh
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/unpool-pack.XXXXXX")
-engine_procs_init "$work/engines"
-trap 'engine_procs_stop; rm -rf "$work"' EXIT
+# shellcheck disable=SC2086
+engines_stage test-pack engines $engines
 
 echo "test-pack: npm pack"
 tarball=$(npm pack --silent --pack-destination "$work" | tail -n1)

@@ -166,34 +166,71 @@ abstract class Module {
   }
 }
 
-abstract class MaxPoolNd<X extends IndexType> extends Module {
-  declare readonly kernelSize: Size;
-  declare readonly stride: Size | null;
-  declare readonly padding: Size;
-  declare readonly dilation: Size;
-  declare readonly ceilMode: boolean;
+/** A pool's class: backward() is the scatter-add of gradOutput, shape `inputShape`. */
+abstract class PoolModule<X extends IndexType> extends Module {
   declare readonly indexType: X;
-  declare readonly layout: Layout | undefined;
 
-  protected constructor(dims: number, kernelSize: Size, options?: MaxPoolModuleOptions<X>) {
-    super(MODULES.MaxPool, dims, kernelSize, options);
+  /** Gradient of forward() w.r.t. its input (scatter-add), shape `inputShape`, geometry checked. */
+  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
+      gradOutput: FloatInput<T>, indices: IndexInput, inputShape: readonly number[],
+      options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
+    return this.run('backward', gradOutput, indices, [inputShape], options) as ResultFor<T, O>;
   }
+}
 
+/** A pool whose forward() takes `x` alone (max and adaptive pools). */
+abstract class XPoolModule<X extends IndexType> extends PoolModule<X> {
   /**
    * Pools `x`; returns the output and the argmax indices (Int32Array, or
    * BigInt64Array with `indexType: 'int64'`). `options.out` and
-   * `options.resident` as in maxPool2d.
+   * `options.resident` as in the functions.
    */
   forward<T extends ValueArray, const O extends ModulePoolCallOptions = {}>(
       x: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>): MaxPoolReturn<T, O & { indexType: X }> {
     return this.run('forward', x, undefined, [], options) as MaxPoolReturn<T, O & { indexType: X }>;
   }
+}
 
-  /** Gradient of forward() w.r.t. its input (scatter-add), geometry checked. */
-  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
-      gradOutput: FloatInput<T>, indices: IndexInput, inputShape: readonly number[],
-      options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
-    return this.run('backward', gradOutput, indices, [inputShape], options) as ResultFor<T, O>;
+abstract class MaxPoolNd<X extends IndexType> extends XPoolModule<X> {
+  declare readonly kernelSize: Size;
+  declare readonly stride: Size | null;
+  declare readonly padding: Size;
+  declare readonly dilation: Size;
+  declare readonly ceilMode: boolean;
+  declare readonly layout: Layout | undefined;
+
+  protected constructor(dims: number, kernelSize: Size, options?: MaxPoolModuleOptions<X>) {
+    super(MODULES.MaxPool, dims, kernelSize, options);
+  }
+}
+
+abstract class AdaptiveMaxPoolNd<X extends IndexType> extends XPoolModule<X> {
+  declare readonly outputSize: AdaptiveOutputSize;
+  declare readonly layout: Layout | undefined;
+
+  protected constructor(dims: number, outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
+    super(MODULES.AdaptiveMaxPool, dims, outputSize, options);
+  }
+}
+
+abstract class FractionalMaxPoolNd<X extends IndexType> extends PoolModule<X> {
+  declare readonly kernelSize: Size;
+  declare readonly outputSize: Size | undefined;
+  declare readonly outputRatio: number | readonly number[] | undefined;
+
+  protected constructor(dims: number, kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
+    super(MODULES.FractionalMaxPool, dims, kernelSize, options);
+  }
+
+  /**
+   * Pools `x` with windows placed by `randomSamples` ((N, C, dims), dtype of
+   * x); omitted, they are drawn with Math.random (not reproducible).
+   * `options`: out, resident.
+   */
+  forward<T extends FloatArray, const O extends ModulePoolCallOptions = {}>(
+      x: FloatInput<T>, randomSamples?: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>):
+      MaxPoolReturn<T, O & { indexType: X }> {
+    return this.run('forward', x, undefined, [randomSamples], options) as MaxPoolReturn<T, O & { indexType: X }>;
   }
 }
 
@@ -222,58 +259,6 @@ abstract class MaxUnpoolNd extends Module {
   backward<T extends ValueArray, const O extends ModuleCallOptions = {}>(
       gradOutput: FloatInput<T>, indices: IndexInput, options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
     return this.run('backward', gradOutput, indices, [], options) as ResultFor<T, O>;
-  }
-}
-
-abstract class AdaptiveMaxPoolNd<X extends IndexType> extends Module {
-  declare readonly outputSize: AdaptiveOutputSize;
-  declare readonly indexType: X;
-  declare readonly layout: Layout | undefined;
-
-  protected constructor(dims: number, outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
-    super(MODULES.AdaptiveMaxPool, dims, outputSize, options);
-  }
-
-  /** Pools `x`; returns the output and the argmax indices (`options`: out, resident). */
-  forward<T extends ValueArray, const O extends ModulePoolCallOptions = {}>(
-      x: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>): MaxPoolReturn<T, O & { indexType: X }> {
-    return this.run('forward', x, undefined, [], options) as MaxPoolReturn<T, O & { indexType: X }>;
-  }
-
-  /** Gradient of forward() w.r.t. its input (scatter-add), shape `inputShape`. */
-  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
-      gradOutput: FloatInput<T>, indices: IndexInput, inputShape: readonly number[],
-      options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
-    return this.run('backward', gradOutput, indices, [inputShape], options) as ResultFor<T, O>;
-  }
-}
-
-abstract class FractionalMaxPoolNd<X extends IndexType> extends Module {
-  declare readonly kernelSize: Size;
-  declare readonly outputSize: Size | undefined;
-  declare readonly outputRatio: number | readonly number[] | undefined;
-  declare readonly indexType: X;
-
-  protected constructor(dims: number, kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
-    super(MODULES.FractionalMaxPool, dims, kernelSize, options);
-  }
-
-  /**
-   * Pools `x` with windows placed by `randomSamples` ((N, C, dims), dtype of
-   * x); omitted, they are drawn with Math.random (not reproducible).
-   * `options`: out, resident.
-   */
-  forward<T extends FloatArray, const O extends ModulePoolCallOptions = {}>(
-      x: FloatInput<T>, randomSamples?: FloatInput<T>, options?: OnlyKnown<O, ModulePoolCallOptions>):
-      MaxPoolReturn<T, O & { indexType: X }> {
-    return this.run('forward', x, undefined, [randomSamples], options) as MaxPoolReturn<T, O & { indexType: X }>;
-  }
-
-  /** Gradient of forward() w.r.t. its input (scatter-add), shape `inputShape`. */
-  backward<T extends FloatArray, const O extends ModuleCallOptions = {}>(
-      gradOutput: FloatInput<T>, indices: IndexInput, inputShape: readonly number[],
-      options?: OnlyKnown<O, ModuleCallOptions>): ResultFor<T, O> {
-    return this.run('backward', gradOutput, indices, [inputShape], options) as ResultFor<T, O>;
   }
 }
 
