@@ -77,6 +77,20 @@ describe('runtime', () => {
     expect(unpool.memoryUsage().inUseBytes).toBe(before);
   });
 
+  it('a block put back by restore() is written whole by the next call (no field skipped as unchanged)', () => {
+    // The GPU's content checks put an earlier call's block back to word its
+    // error; writeGeometry skips a field that holds the object it wrote last,
+    // which must then not count what the restored block holds as written.
+    const rt = runtimeOf(wasm('test'));
+    const x = { data: new Float32Array(64).map((_, i) => (i * 37) % 64), shape: [1, 1, 8, 8] };
+    unpool.maxPool2d(x, { kernelSize: 2, dilation: 2 });
+    const dilated = rt.params.snapshot();
+    const plain = unpool.maxPool2d(x, { kernelSize: 2 });
+    rt.params.restore(dilated);
+    expect(unpool.maxPool2d(x, { kernelSize: 2 })).toEqual(plain);
+    expect(rt.params.read('dilation')).toEqual([0, 0, 0, 0, 0]);
+  });
+
   it('small and large calls, failing or not, leave inUseBytes as it was', () => {
     const before = unpool.memoryUsage().inUseBytes;
     for (const side of [4, 16, 64, 256]) {  // from well inside the arena to far beyond it
