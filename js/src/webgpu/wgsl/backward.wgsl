@@ -14,17 +14,13 @@
 // P.flags bit 0: the op has a pool geometry (a max pool with a kernel);
 // without one (maxPoolBackward with no kernel) every index takes the scan.
 
-@group(0) @binding(1) var<storage, read> go: array<u32>;
-@group(0) @binding(2) var<storage, read> indices: array<u32>;
-@group(0) @binding(3) var<storage, read_write> gi: array<u32>;
-@group(0) @binding(4) var<storage, read> aux: array<u32>;
-// [first bad position or NONE, its value's lo, hi, scan flag]
-@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>, 4>;
+// Bindings (kernels.ts, FAMILIES.backward): go, indices, gi (gradInput),
+// aux, status ([first bad position or NONE, its value's lo, hi, scan flag]).
 
 fn go_value(i: u32) -> vec2<u32> {
   switch DTYPE {
-    case 1u: { return vec2<u32>(go[2u * i], go[2u * i + 1u]); }
-    case 2u, 3u: { return vec2<u32>((go[i >> 1u] >> ((i & 1u) * 16u)) & 0xffffu, 0u); }
+    case F64: { return vec2<u32>(go[2u * i], go[2u * i + 1u]); }
+    case F16, BF16: { return vec2<u32>((go[i >> 1u] >> ((i & 1u) * 16u)) & 0xffffu, 0u); }
     default: { return vec2<u32>(go[i], 0u); }
   }
 }
@@ -42,9 +38,9 @@ fn index_at(e: u32) -> u32 {
 // acc + v in the dtype, rounded as the CPU rounds it.
 fn add(acc: vec2<u32>, v: vec2<u32>) -> vec2<u32> {
   switch DTYPE {
-    case 1u: { return sf_f64_add(acc, v); }
-    case 2u: { return vec2<u32>(sf_f32_to_f16(sf_f32_add(sf_f16_to_f32(acc.x), sf_f16_to_f32(v.x))), 0u); }
-    case 3u: { return vec2<u32>(sf_f32_to_bf16(sf_f32_add(sf_bf16_to_f32(acc.x), sf_bf16_to_f32(v.x))), 0u); }
+    case F64: { return sf_f64_add(acc, v); }
+    case F16: { return vec2<u32>(sf_f32_to_f16(sf_f32_add(sf_f16_to_f32(acc.x), sf_f16_to_f32(v.x))), 0u); }
+    case BF16: { return vec2<u32>(sf_f32_to_bf16(sf_f32_add(sf_bf16_to_f32(acc.x), sf_bf16_to_f32(v.x))), 0u); }
     default: { return vec2<u32>(sf_f32_add(acc.x, v.x), 0u); }
   }
 }
@@ -188,7 +184,7 @@ fn grad_at(e: u32, scan: bool) -> vec2<u32> {
 fn gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let item = item_of(wid, lid);
   let scan = atomicLoad(&status[3]) != 0u;
-  if (DTYPE >= 2u) {
+  if (elem_bits() == 16u) {
     let e = 2u * item;
     if (e >= P.count) { return; }
     var word = grad_at(e, scan).x;
@@ -202,7 +198,7 @@ fn gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) l
   }
   if (item >= P.count) { return; }
   let v = grad_at(item, scan);
-  if (DTYPE == 1u) {
+  if (DTYPE == F64) {
     gi[2u * item] = v.x;
     gi[2u * item + 1u] = v.y;
   } else {

@@ -1,5 +1,6 @@
-// Shared by every kernel family (prepended to each, after the Params struct
-// that js/src/webgpu/params.ts generates and binds at @group(0) @binding(0)).
+// Shared by every kernel family (prepended to each, after the prelude that
+// js/src/webgpu/kernels.ts generates: the Params struct at @group(0)
+// @binding(0), constants, overrides and the family's bindings).
 //
 // Values travel as raw bits in array<u32> words and never pass through float
 // arithmetic: WGSL lets a compiler assume no NaN or infinity, flush
@@ -10,16 +11,17 @@
 // A value is a vec2<u32>: float32 and 16-bit values in .x (16-bit ones in the
 // low half), float64 as (lo, hi) words, as a typed array's buffer holds them.
 
-// The value dtype: 0 float32, 1 float64, 2 float16, 3 bfloat16, 4 uint8,
-// 5 int8, 6 int16, 7 int32, 8 int64 (device.ts's DTYPE_CODE).
-override DTYPE: u32 = 0u;
+// DTYPE (the value dtype: F32, F64, F16, BF16, U8, I8, I16, I32, I64) and
+// INDEX64 (indices are int64 (lo, hi) word pairs, else int32 words) are
+// override constants, WG and NONE constants, all declared in the prelude
+// js/src/webgpu/kernels.ts generates from its table.
 
 // Bits of one element: 8, 16, 32, or 64 (float64, int64: two words).
 fn elem_bits() -> u32 {
   switch DTYPE {
-    case 1u, 8u: { return 64u; }
-    case 2u, 3u, 6u: { return 16u; }
-    case 4u, 5u: { return 8u; }
+    case F64, I64: { return 64u; }
+    case F16, BF16, I16: { return 16u; }
+    case U8, I8: { return 8u; }
     default: { return 32u; }
   }
 }
@@ -28,11 +30,6 @@ fn elem_bits() -> u32 {
 fn per_word() -> u32 {
   return max(1u, 32u / elem_bits());
 }
-// Indices are int64 (lo, hi) word pairs, else int32 words.
-override INDEX64: bool = false;
-
-const WG: u32 = 64u;  // invocations per workgroup (compatibility mode allows 128)
-const NONE: u32 = 0xffffffffu;
 
 // The work item of an invocation: dispatches wider than the per-dimension
 // workgroup limit are folded into (x, y).
@@ -42,13 +39,13 @@ fn item_of(wid: vec3<u32>, lid: vec3<u32>) -> u32 {
 
 fn is_nan(v: vec2<u32>) -> bool {
   switch DTYPE {
-    case 4u, 5u, 6u, 7u, 8u: { return false; }
-    case 1u: {
+    case U8, I8, I16, I32, I64: { return false; }
+    case F64: {
       let hi = v.y & 0x7fffffffu;
       return hi > 0x7ff00000u || (hi == 0x7ff00000u && v.x != 0u);
     }
-    case 2u: { return (v.x & 0x7fffu) > 0x7c00u; }
-    case 3u: { return (v.x & 0x7fffu) > 0x7f80u; }
+    case F16: { return (v.x & 0x7fffu) > 0x7c00u; }
+    case BF16: { return (v.x & 0x7fffu) > 0x7f80u; }
     default: { return (v.x & 0x7fffffffu) > 0x7f800000u; }
   }
 }
@@ -65,19 +62,19 @@ fn key32(bits: u32) -> u32 {
 
 fn key(v: vec2<u32>) -> vec2<u32> {
   switch DTYPE {
-    case 1u: {
+    case F64: {
       let mh = v.y & 0x7fffffffu;
       if ((v.y >> 31u) == 0u || (mh | v.x) == 0u) { return vec2<u32>(v.x, mh | 0x80000000u); }
       return vec2<u32>(~v.x, ~mh & 0x7fffffffu);
     }
     // 16-bit values as the top half of a word: the same sign-magnitude order.
-    case 2u, 3u: { return vec2<u32>(0u, key32(v.x << 16u)); }
+    case F16, BF16: { return vec2<u32>(0u, key32(v.x << 16u)); }
     // Integers: two's complement with the sign bit flipped is unsigned order.
-    case 4u: { return vec2<u32>(0u, v.x); }
-    case 5u: { return vec2<u32>(0u, v.x ^ 0x80u); }
-    case 6u: { return vec2<u32>(0u, v.x ^ 0x8000u); }
-    case 7u: { return vec2<u32>(0u, v.x ^ 0x80000000u); }
-    case 8u: { return vec2<u32>(v.x, v.y ^ 0x80000000u); }
+    case U8: { return vec2<u32>(0u, v.x); }
+    case I8: { return vec2<u32>(0u, v.x ^ 0x80u); }
+    case I16: { return vec2<u32>(0u, v.x ^ 0x8000u); }
+    case I32: { return vec2<u32>(0u, v.x ^ 0x80000000u); }
+    case I64: { return vec2<u32>(v.x, v.y ^ 0x80000000u); }
     default: { return vec2<u32>(0u, key32(v.x)); }
   }
 }
@@ -92,14 +89,14 @@ fn greater(a: vec2<u32>, b: vec2<u32>) -> bool {
 // Where a running maximum starts: -inf, or an integer type's lowest value.
 fn neg_inf() -> vec2<u32> {
   switch DTYPE {
-    case 4u: { return vec2<u32>(0u, 0u); }
-    case 5u: { return vec2<u32>(0x80u, 0u); }
-    case 6u: { return vec2<u32>(0x8000u, 0u); }
-    case 7u: { return vec2<u32>(0x80000000u, 0u); }
-    case 8u: { return vec2<u32>(0u, 0x80000000u); }
-    case 1u: { return vec2<u32>(0u, 0xfff00000u); }
-    case 2u: { return vec2<u32>(0xfc00u, 0u); }
-    case 3u: { return vec2<u32>(0xff80u, 0u); }
+    case U8: { return vec2<u32>(0u, 0u); }
+    case I8: { return vec2<u32>(0x80u, 0u); }
+    case I16: { return vec2<u32>(0x8000u, 0u); }
+    case I32: { return vec2<u32>(0x80000000u, 0u); }
+    case I64: { return vec2<u32>(0u, 0x80000000u); }
+    case F64: { return vec2<u32>(0u, 0xfff00000u); }
+    case F16: { return vec2<u32>(0xfc00u, 0u); }
+    case BF16: { return vec2<u32>(0xff80u, 0u); }
     default: { return vec2<u32>(0xff800000u, 0u); }
   }
 }

@@ -10,14 +10,9 @@
 // - error_value (status.wgsl).
 // P.in_plane: the pooled input's plane; P.out_plane: the indices' plane.
 
-override FROM: u32 = 0u;
-override TO: u32 = 0u;
-// The result's indices are int64 (lo, hi) pairs.
-override OUT64: bool = false;
-
-@group(0) @binding(1) var<storage, read> indices: array<u32>;
-@group(0) @binding(2) var<storage, read_write> result: array<u32>;
-@group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>, 4>;
+// Overrides and bindings (kernels.ts, FAMILIES.convert): FROM and TO (the
+// formats), OUT64 (the result's indices are int64 (lo, hi) pairs); indices,
+// result, status.
 
 // d + D (h + H w) column-major <-> (d H + h) W + w row-major.
 fn column_to_row(c: u32) -> u32 {

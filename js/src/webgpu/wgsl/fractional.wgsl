@@ -9,40 +9,38 @@
 // A sample outside [0, 1] (or NaN) is recorded in `status` as the CPU
 // words it: its position, then its bits (error_value).
 
-@group(0) @binding(1) var<storage, read> samples: array<u32>;
-@group(0) @binding(2) var<storage, read_write> starts: array<u32>;
-@group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>, 4>;
+// Bindings (kernels.ts, FAMILIES.fractional): samples, starts, status.
 
 fn sample_at(k: u32) -> vec2<u32> {
-  if (DTYPE == 1u) { return vec2<u32>(samples[2u * k], samples[2u * k + 1u]); }
+  if (DTYPE == F64) { return vec2<u32>(samples[2u * k], samples[2u * k + 1u]); }
   return vec2<u32>(samples[k], 0u);
 }
 
 // u >= 0 && u <= 1 on the bits (-0 passes, NaN fails).
 fn valid(u: vec2<u32>) -> bool {
-  if (DTYPE == 1u) {
+  if (DTYPE == F64) {
     return (u.x == 0u && u.y == 0x80000000u) || u.y < 0x3ff00000u || (u.y == 0x3ff00000u && u.x == 0u);
   }
   return u.x == 0x80000000u || u.x <= 0x3f800000u;
 }
 
 fn from_int(v: u32) -> vec2<u32> {
-  if (DTYPE == 1u) { return sf_f64_from_i32(i32(v)); }
+  if (DTYPE == F64) { return sf_f64_from_i32(i32(v)); }
   return vec2<u32>(sf_f32_from_i32(i32(v)), 0u);
 }
 
 fn mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-  if (DTYPE == 1u) { return sf_f64_mul(a, b); }
+  if (DTYPE == F64) { return sf_f64_mul(a, b); }
   return vec2<u32>(sf_f32_mul(a.x, b.x), 0u);
 }
 
 fn sum(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-  if (DTYPE == 1u) { return sf_f64_add(a, b); }
+  if (DTYPE == F64) { return sf_f64_add(a, b); }
   return vec2<u32>(sf_f32_add(a.x, b.x), 0u);
 }
 
 fn trunc(a: vec2<u32>) -> i32 {
-  if (DTYPE == 1u) { return sf_f64_to_i32_trunc(a); }
+  if (DTYPE == F64) { return sf_f64_to_i32_trunc(a); }
   return sf_f32_to_i32_trunc(a.x);
 }
 
@@ -70,9 +68,9 @@ fn intervals(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id
     return;
   }
   if (n_out > 1u) {
-    let alpha = select(sf_f32_div(from_int(last).x, from_int(n_out - 1u).x), 0u, DTYPE == 1u);
+    let alpha = select(sf_f32_div(from_int(last).x, from_int(n_out - 1u).x), 0u, DTYPE == F64);
     var a = vec2<u32>(alpha, 0u);
-    if (DTYPE == 1u) { a = sf_f64_div(from_int(last), from_int(n_out - 1u)); }
+    if (DTYPE == F64) { a = sf_f64_div(from_int(last), from_int(n_out - 1u)); }
     let base = trunc(mul(u, a));
     for (var i = 0u; i + 1u < n_out; i = i + 1u) {
       let s = trunc(mul(sum(from_int(i), u), a)) - base;

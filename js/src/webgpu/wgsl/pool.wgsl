@@ -7,11 +7,8 @@
 // -inf at the window's first (clipped) position, which is what a window
 // wholly in padding returns.
 
-@group(0) @binding(1) var<storage, read> x: array<u32>;
-@group(0) @binding(2) var<storage, read_write> y: array<u32>;
-@group(0) @binding(3) var<storage, read_write> idx: array<u32>;
-// Fractional: per plane, the window starts (windows.wgsl). Other modes: unused.
-@group(0) @binding(4) var<storage, read> aux: array<u32>;
+// Bindings (kernels.ts, FAMILIES.pool): x, y, idx, and aux: a fractional
+// pool's window starts per plane (windows.wgsl; other modes: unused).
 
 fn x_value(i: u32) -> vec2<u32> {
   let w = word_of(i);

@@ -14,16 +14,11 @@
 // Geometry: P.in_plane elements a plane of `x` (and of the indices),
 // P.out_plane of the unpooled plane; P.count work items.
 
-@group(0) @binding(1) var<storage, read> x: array<u32>;
-@group(0) @binding(2) var<storage, read> indices: array<u32>;
-@group(0) @binding(3) var<storage, read_write> y: array<u32>;
-@group(0) @binding(4) var<storage, read_write> win: array<atomic<u32>>;
-// [first bad position or NONE, its value's lo, hi, unused]
-@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>, 4>;
-// The gather's view of the winners (the same buffer as `win`, which the
-// gather's bind group leaves unbound: one buffer cannot be bound both
+// Bindings (kernels.ts, FAMILIES.unpool): x, indices, y, win (atomic),
+// status ([first bad position or NONE, its value's lo, hi, unused]), and
+// won: the gather's view of the winners (the same buffer as `win`, which
+// the gather's bind group leaves unbound: one buffer cannot be bound both
 // read-write and read-only in one dispatch): plain loads, not atomic ones.
-@group(0) @binding(6) var<storage, read> won: array<u32>;
 
 fn x_value(i: u32) -> vec2<u32> {
   let w = word_of(i);

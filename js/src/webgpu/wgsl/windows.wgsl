@@ -1,9 +1,9 @@
 // The windows of the pools along one dim, shared by the pool and pool
-// backward families (each declares `aux` at binding 4).
+// backward families (each binds `aux`; kernels.ts).
 //
-// MODE: 0 max pool (kernel, stride, padding, dilation), 1 adaptive
-// ([floor(o I / O), ceil((o + 1) I / O))), 2 fractional (starts in `aux`).
-override MODE: u32 = 0u;
+// MODE (an override, kernels.ts): 0 max pool (kernel, stride, padding,
+// dilation), 1 adaptive ([floor(o I / O), ceil((o + 1) I / O))),
+// 2 fractional (starts in `aux`).
 
 // Fractional windows: `aux` holds, per plane, the window starts along D, H
 // and W (out_d + out_h + out_w entries, in that order).
