@@ -69,7 +69,7 @@ export interface Family {
 
 export const FAMILIES = {
   pool: {
-    files: ['common', 'windows', 'pool'], taps: true, overrides: { ...COMMON, ...MODE },
+    files: ['common', 'windows', 'packed', 'pool'], taps: true, overrides: { ...COMMON, ...MODE },
     // aux: a fractional pool's window starts per plane
     bindings: [read('x'), write('y'), write('idx'), read('aux')],
   },
@@ -94,7 +94,7 @@ export const FAMILIES = {
     bindings: [read('indices'), write('result'), write('status', 'status')],
   },
   unpool: {
-    files: ['common', 'status', 'unpool'], overrides: COMMON,
+    files: ['common', 'status', 'packed', 'unpool'], overrides: COMMON,
     // won: the gather's read-only view of `win` (one buffer cannot be bound
     // both read-write and read-only in one dispatch: the gather leaves win unbound)
     bindings: [read('x'), read('indices'), write('y'), write('win', 'atomics'), write('status', 'status'),

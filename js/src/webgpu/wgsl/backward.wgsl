@@ -54,27 +54,22 @@ struct Place {
   step: u32,
 }
 
-fn out_place(e: u32) -> Place {
+// Where element e of a tensor of `n` elements a plane sits (gradOutput's and
+// the indices': P.out_plane; gradInput's: P.in_plane): its plane, the first
+// element of that plane in gradOutput, its position, and the step between
+// a plane's elements.
+fn place_of(e: u32, n: u32) -> Place {
   if (P.channels_last == 0u) {
-    let plane = e / P.out_plane;
-    return Place(plane, plane * P.out_plane, e % P.out_plane, 1u);
+    let plane = e / n;
+    return Place(plane, plane * P.out_plane, e % n, 1u);
   }
   let c = e % P.channels;
   let r = e / P.channels;
-  let n = r / P.out_plane;
-  return Place(0u, n * P.out_plane * P.channels + c, r % P.out_plane, P.channels);
+  return Place(0u, (r / n) * P.out_plane * P.channels + c, r % n, P.channels);
 }
 
-fn in_place(e: u32) -> Place {
-  if (P.channels_last == 0u) {
-    let plane = e / P.in_plane;
-    return Place(plane, plane * P.out_plane, e % P.in_plane, 1u);
-  }
-  let c = e % P.channels;
-  let r = e / P.channels;
-  let n = r / P.in_plane;
-  return Place(0u, n * P.out_plane * P.channels + c, r % P.in_plane, P.channels);
-}
+fn out_place(e: u32) -> Place { return place_of(e, P.out_plane); }
+fn in_place(e: u32) -> Place { return place_of(e, P.in_plane); }
 
 // Whether input coordinate i is a tap of output o's window along `dim`.
 fn is_tap(dim: u32, o: u32, i: u32, plane: u32) -> bool {

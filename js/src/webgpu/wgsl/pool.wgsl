@@ -190,21 +190,13 @@ fn pool(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     }
     return;
   }
-  // Outputs that share a word (16- and 8-bit values) are one invocation's,
-  // so no two race on it; past the last output a word keeps its other lanes.
-  let per = 32u / bits;
-  let first = item * per;
-  if (first >= P.count) { return; }
-  var word = 0u;
-  if (first + per > P.count) { word = y[item]; }
-  for (var j = 0u; j < per; j = j + 1u) {
-    let e = first + j;
-    if (e >= P.count) { break; }
-    let r = pool_one(e);
-    write_index(e, r.index);
-    let shift = j * bits;
-    let mask = select(0xffffffffu, ((1u << bits) - 1u) << shift, bits < 32u);
-    word = (word & ~mask) | ((r.value.x << shift) & mask);
-  }
-  y[item] = word;
+  // Outputs that share a word: this invocation's (packed.wgsl).
+  write_packed(item, bits);
+}
+
+// The bits of output e, its index written (write_packed's lane).
+fn lane_value(e: u32) -> u32 {
+  let r = pool_one(e);
+  write_index(e, r.index);
+  return r.value.x;
 }

@@ -144,19 +144,16 @@ fn write_item(item: u32, which: u32) {
     }
     return;
   }
-  let per = 32u / bits;
-  let first = item * per;
-  if (first >= P.count) { return; }
-  var word = 0u;
-  if (first + per > P.count) { word = y[item]; }
-  for (var j = 0u; j < per; j = j + 1u) {
-    let e = first + j;
-    if (e >= P.count) { break; }
-    let shift = j * bits;
-    let mask = select(0xffffffffu, ((1u << bits) - 1u) << shift, bits < 32u);
-    word = (word & ~mask) | ((value_of(e, which).x << shift) & mask);
-  }
-  y[item] = word;
+  // Outputs that share a word: this invocation's (packed.wgsl).
+  lane_of = which;
+  write_packed(item, bits);
+}
+
+// The value function write_item was given, for write_packed's lanes.
+var<private> lane_of: u32;
+
+fn lane_value(e: u32) -> u32 {
+  return value_of(e, lane_of).x;
 }
 
 fn value_of(e: u32, which: u32) -> vec2<u32> {
