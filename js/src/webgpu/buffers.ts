@@ -1,6 +1,6 @@
 // The buffers of one device: the library's tensors (new, uploaded, or a
-// caller's wrapped), read-back, a call's status and scratch buffers, and a
-// pool of uniform buffers that calls reuse.
+// caller's wrapped), read-back, and a call's uniform, status and scratch
+// buffers.
 import { ArrayClass, DType, DTYPES } from '../dtypes.js';
 import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBufferLike, GpuDeviceLike, USAGE } from './gpu.js';
@@ -17,13 +17,8 @@ function wrappedClass(dtype: DType): ArrayClass {
   return classes[0];
 }
 
-/** Uniform buffers a call's dispatches take and give back once submitted. */
-const UNIFORMS_KEPT = 64;
-
 export abstract class GpuMemory {
   readonly fnPrefix = 'gpu.';
-  /** Free uniform buffers. Reused after a submit: a later queue write is ordered after the work that read them. */
-  private readonly uniforms: GpuBufferLike[] = [];
 
   protected constructor(readonly device: GpuDeviceLike) {}
 
@@ -111,18 +106,13 @@ export abstract class GpuMemory {
     return b;
   }
 
-  /** A uniform buffer of the Params block, from the pool or new. */
-  takeUniform(): GpuBufferLike {
-    return this.uniforms.pop() ?? this.device.createBuffer({
-      size: PARAMS_BYTES, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'unpool params',
-    });
-  }
-
-  /** Uniform buffers back to the pool (after the submit that reads them). */
-  giveUniforms(buffers: readonly GpuBufferLike[]): void {
-    for (const b of buffers) {
-      if (this.uniforms.length < UNIFORMS_KEPT) this.uniforms.push(b);
-      else b.destroy();
-    }
+  /**
+   * A uniform buffer of the Params block, destroyed once its call is
+   * submitted. Not pooled: reusing one (a queue write into a buffer that
+   * submitted work still reads) made unpool calls slower on Dawn
+   * (bench/RESULTS.md, decisions).
+   */
+  uniform(): GpuBufferLike {
+    return this.device.createBuffer({ size: PARAMS_BYTES, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'unpool params' });
   }
 }

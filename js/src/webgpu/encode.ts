@@ -22,8 +22,8 @@ type FamilyOf<E extends EntryName> = typeof ENTRIES[E]['family'];
 export class CallEncoder {
   private readonly enc: GpuCommandEncoderLike;
   private pass: GpuComputePassLike | undefined;
+  /** Buffers of the call's own (uniform, scratch), destroyed once it is submitted. */
   private readonly temps: GpuBufferLike[] = [];
-  private readonly uniforms: GpuBufferLike[] = [];
 
   constructor(private readonly device: GpuDeviceLike, private readonly memory: GpuMemory,
               private readonly pipelines: Pipelines,
@@ -33,7 +33,7 @@ export class CallEncoder {
 
   /**
    * Encodes `entry` over `items` work items (none: nothing), with `params`
-   * in a uniform buffer of the pool and `bindings` by name.
+   * in a uniform buffer of its own and `bindings` by name.
    */
   dispatch<E extends EntryName>(entry: E, constants: Record<string, number>, params: Params, items: number,
                                 bindings: Bindings<FamilyOf<E>>,
@@ -45,8 +45,8 @@ export class CallEncoder {
     }
     const { family, size } = ENTRIES[entry];
     const [gx, gy] = size === 'one' ? [1, 1] : this.groupsOf(items);
-    const uniform = this.memory.takeUniform();
-    this.uniforms.push(uniform);
+    const uniform = this.memory.uniform();
+    this.temps.push(uniform);
     this.device.queue.writeBuffer(uniform, 0, paramWords({ ...params, groups_x: gx }));
     const pipeline = this.pipelines.get(entry, constants, taps);
     const bindLimit = this.device.limits.maxStorageBufferBindingSize;
@@ -93,7 +93,7 @@ export class CallEncoder {
     this.enc.clearBuffer(buffer, offset, size);
   }
 
-  /** Submits the call's work; its scratch buffers go, its uniform buffers back to the pool. */
+  /** Submits the call's work; its own buffers go. */
   submit(): void {
     this.endPass();
     this.device.queue.submit([this.enc.finish()]);
@@ -104,8 +104,6 @@ export class CallEncoder {
   release(): void {
     for (const t of this.temps) t.destroy();
     this.temps.length = 0;
-    this.memory.giveUniforms(this.uniforms);
-    this.uniforms.length = 0;
   }
 
   /**
