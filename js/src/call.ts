@@ -33,13 +33,6 @@ export interface Input {
 }
 
 /**
- * A tensor of another backend carries this key, whose value is its class's
- * name (a GpuTensor of `unpool/webgpu`): the WebAssembly API then names it
- * instead of describing it as a tensor without data.
- */
-export const BACKEND_TENSOR: unique symbol = Symbol.for('unpool.backendTensor');
-
-/**
  * A backend: how a call takes its tensor arguments, how a planned call runs,
  * and what its results are (`R`). The ops are one generic call (invoke.ts)
  * over a backend passed in: the WebAssembly functions bind wasmBackend
@@ -75,17 +68,7 @@ export function hostInput(fn: string, name: string, value: unknown, kind: Kind):
       cls: classOf(value), byteLength: value.size * type.bytes,
     };
   }
-  let t;
-  try {
-    t = checkTensor(fn, name, value, kind);
-  } catch (e) {
-    // Asked only once the tensor is refused: a property lookup less per call.
-    const other = (value as { [BACKEND_TENSOR]?: unknown } | null | undefined)?.[BACKEND_TENSOR];
-    if (typeof other === 'string') {
-      throw typeError(`${fn}: ${name} is a ${other}; call gpu.${fn}() of the object initWebGPU() returned`);
-    }
-    throw e;
-  }
+  const t = checkTensor(fn, name, value, kind);
   return {
     shape: t.shape, data: t.data, address: 0, dtype: t.type.dtype, cls: t.cls,
     byteLength: t.data.length * t.type.bytes,

@@ -313,6 +313,13 @@ function quickShape(value: unknown, length: number): number[] | undefined {
 }
 
 /**
+ * A tensor of another backend carries this key, whose value is its class's
+ * name (a GpuTensor of `unpool/webgpu`): checkTensor then names it instead
+ * of describing it as a tensor without data.
+ */
+export const BACKEND_TENSOR: unique symbol = Symbol.for('unpool.backendTensor');
+
+/**
  * Reads a tensor argument, checking its array kind, dtype and data length.
  */
 export function checkTensor(fn: string, name: string, value: unknown, kind: Kind): CheckedTensor {
@@ -322,6 +329,10 @@ export function checkTensor(fn: string, name: string, value: unknown, kind: Kind
   const { data } = value as { data?: unknown };
   const c = classOfTag(classTagOf(data), kind);
   if (c === undefined) {
+    const other = (value as { [BACKEND_TENSOR]?: unknown })[BACKEND_TENSOR];
+    if (typeof other === 'string') {
+      throw typeError(`${fn}: ${name} is a ${other}; call gpu.${fn}() of the object initWebGPU() returned`);
+    }
     throw typeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
   }
   const v = value as { shape?: unknown; dims?: unknown };

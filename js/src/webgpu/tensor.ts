@@ -1,10 +1,9 @@
 // GpuTensor: a tensor in a GPUBuffer, packed and little-endian as in a typed
 // array's buffer (ONNX Runtime's layout): 16-bit values two a word, int64
 // indices as (lo, hi) u32 pairs.
-import { BACKEND_TENSOR } from '../call.js';
 import { ArrayClass, DType, DTYPES, StorageArray, TensorData } from '../dtypes.js';
 import type { TensorResult } from '../tensor.js';
-import { UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { BACKEND_TENSOR, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import type { GpuBufferLike, GPUBufferType } from './gpu.js';
 
 /** What a GpuTensor needs of its backend (device.ts). */
@@ -57,7 +56,7 @@ export class GpuTensor<T extends TensorData = TensorData> {
   readonly cls: ArrayClass;
   /** @internal Whether destroy() releases the buffer. */
   readonly owned: boolean;
-  /** @internal Names this class in the WebAssembly API's messages (call.ts). */
+  /** @internal Names this class in the WebAssembly API's messages (tensor.ts checkTensor). */
   get [BACKEND_TENSOR](): string {
     return 'GpuTensor';
   }
