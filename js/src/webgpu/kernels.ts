@@ -69,7 +69,7 @@ export interface Family {
 
 export const FAMILIES = {
   pool: {
-    files: ['common', 'windows', 'packed', 'pool'], taps: true, overrides: { ...COMMON, ...MODE },
+    files: ['common', 'softfloat-int', 'windows', 'packed', 'pool'], taps: true, overrides: { ...COMMON, ...MODE },
     // aux: a fractional pool's window starts per plane
     bindings: [read('x'), write('y'), write('idx'), read('aux')],
   },

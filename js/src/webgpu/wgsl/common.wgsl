@@ -144,39 +144,3 @@ fn word_of(i: u32) -> u32 {
   if (bits == 64u) { return 2u * i; }
   return i / (32u / bits);
 }
-
-// floor(a * b / c) for a * b < 2^32 * c (the quotient fits a u32), with the
-// product taken in 64 bits; minus_one: floor((a * b - 1) / c), a * b >= 1.
-fn mul_div(a: u32, b: u32, c: u32, minus_one: bool) -> u32 {
-  // 32 x 32 -> 64 from 16-bit halves.
-  let al = a & 0xffffu;
-  let ah = a >> 16u;
-  let bl = b & 0xffffu;
-  let bh = b >> 16u;
-  let ll = al * bl;
-  let mid1 = ah * bl;
-  let mid2 = al * bh;
-  var lo = ll + (mid1 << 16u);
-  var hi = ah * bh + (mid1 >> 16u) + select(0u, 1u, lo < ll);
-  let lo2 = lo + (mid2 << 16u);
-  hi = hi + (mid2 >> 16u) + select(0u, 1u, lo2 < lo);
-  lo = lo2;
-  if (minus_one) {
-    hi = hi - select(0u, 1u, lo == 0u);
-    lo = lo - 1u;
-  }
-  if (hi == 0u) { return lo / c; }
-  // Restoring division of (hi, lo) by c, hi < c: one quotient bit a step.
-  var r = hi;
-  var q = 0u;
-  for (var i = 0u; i < 32u; i = i + 1u) {
-    let carry = r >> 31u;
-    r = (r << 1u) | ((lo >> (31u - i)) & 1u);
-    q = q << 1u;
-    if (carry != 0u || r >= c) {
-      r = r - c;
-      q = q | 1u;
-    }
-  }
-  return q;
-}

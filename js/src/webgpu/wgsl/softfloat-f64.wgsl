@@ -146,6 +146,21 @@ fn sf_f64_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   return sf_f64_round_pack(sign, e, sig);
 }
 
+// `n` (at most 32) quotient bits of restoring division by d, highest first:
+// each step takes d off *rem where it fits, then shifts *rem left.
+fn sf_div_bits64(rem: ptr<function, vec2<u32>>, d: vec2<u32>, n: u32) -> u32 {
+  var q = 0u;
+  for (var i = 0u; i < n; i = i + 1u) {
+    q = q << 1u;
+    if (!sf_lt64(*rem, d)) {
+      *rem = sf_sub64(*rem, d);
+      q = q | 1u;
+    }
+    *rem = sf_shl64(*rem, 1u);
+  }
+  return q;
+}
+
 fn sf_f64_div(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   let sign = (a.y ^ b.y) >> 31u;
   let abs_a = vec2<u32>(a.x, a.y & 0x7fffffffu);
@@ -179,24 +194,8 @@ fn sf_f64_div(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   // Restoring division: 63 quotient bits put the leading bit at bit 62
   // (53 significant + 10 round bits); rem < 2d < 2^54 always. The quotient
   // is built high word first: bits 62..32 in q_hi, then 31..0 in q_lo.
-  var q_hi = 0u;
-  for (var i = 0u; i < 31u; i = i + 1u) {
-    q_hi = q_hi << 1u;
-    if (!sf_lt64(rem, d)) {
-      rem = sf_sub64(rem, d);
-      q_hi = q_hi | 1u;
-    }
-    rem = sf_shl64(rem, 1u);
-  }
-  var q_lo = 0u;
-  for (var i = 0u; i < 32u; i = i + 1u) {
-    q_lo = q_lo << 1u;
-    if (!sf_lt64(rem, d)) {
-      rem = sf_sub64(rem, d);
-      q_lo = q_lo | 1u;
-    }
-    rem = sf_shl64(rem, 1u);
-  }
+  let q_hi = sf_div_bits64(&rem, d, 31u);
+  let q_lo = sf_div_bits64(&rem, d, 32u);
   let sticky = select(0u, 1u, !sf_is_zero64(rem));
   return sf_f64_round_pack(sign, e, vec2<u32>(q_lo | sticky, q_hi));
 }

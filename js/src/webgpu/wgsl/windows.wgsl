@@ -1,5 +1,6 @@
 // The windows of the pools along one dim, shared by the pool and pool
-// backward families (each binds `aux`; kernels.ts).
+// backward families (each binds `aux` and lists softfloat-int, whose wide
+// product mul_div takes; kernels.ts).
 //
 // MODE (an override, kernels.ts): 0 max pool (kernel, stride, padding,
 // dilation), 1 adaptive ([floor(o I / O), ceil((o + 1) I / O))),
@@ -33,3 +34,28 @@ fn span(dim: u32, o: u32, plane: u32) -> Span {
   return Span(start, end, i32(d));
 }
 
+// floor(a * b / c) for a * b < 2^32 * c (the quotient fits a u32), with the
+// product taken in 64 bits; minus_one: floor((a * b - 1) / c), a * b >= 1.
+fn mul_div(a: u32, b: u32, c: u32, minus_one: bool) -> u32 {
+  let product = sf_mul32_wide(a, b);  // softfloat-int.wgsl
+  var lo = product.x;
+  var hi = product.y;
+  if (minus_one) {
+    hi = hi - select(0u, 1u, lo == 0u);
+    lo = lo - 1u;
+  }
+  if (hi == 0u) { return lo / c; }
+  // Restoring division of (hi, lo) by c, hi < c: one quotient bit a step.
+  var r = hi;
+  var q = 0u;
+  for (var i = 0u; i < 32u; i = i + 1u) {
+    let carry = r >> 31u;
+    r = (r << 1u) | ((lo >> (31u - i)) & 1u);
+    q = q << 1u;
+    if (carry != 0u || r >= c) {
+      r = r - c;
+      q = q | 1u;
+    }
+  }
+  return q;
+}
