@@ -54,12 +54,15 @@ fn sf_f32_norm(abs_bits: u32) -> vec2<i32> {
   return vec2<i32>(i32(abs_bits << shift), 1 - i32(shift));
 }
 
+// Whether either magnitude is a NaN's.
+fn sf_f32_either_nan(abs_a: u32, abs_b: u32) -> bool {
+  return abs_a > SF_F32_INF || abs_b > SF_F32_INF;
+}
+
 fn sf_f32_add(a: u32, b: u32) -> u32 {
   let abs_a = a & 0x7fffffffu;
   let abs_b = b & 0x7fffffffu;
-  if (abs_a > SF_F32_INF || abs_b > SF_F32_INF) {
-    return SF_F32_QNAN;
-  }
+  if (sf_f32_either_nan(abs_a, abs_b)) { return SF_F32_QNAN; }
   // x is the operand of larger magnitude: its sign is the result's (but
   // for an exact cancellation), and x - y never goes negative.
   let swap = abs_b > abs_a;
@@ -96,9 +99,7 @@ fn sf_f32_mul(a: u32, b: u32) -> u32 {
   let sign = (a ^ b) >> 31u;
   let abs_a = a & 0x7fffffffu;
   let abs_b = b & 0x7fffffffu;
-  if (abs_a > SF_F32_INF || abs_b > SF_F32_INF) {
-    return SF_F32_QNAN;
-  }
+  if (sf_f32_either_nan(abs_a, abs_b)) { return SF_F32_QNAN; }
   if (abs_a == SF_F32_INF || abs_b == SF_F32_INF) {
     // inf * 0 is invalid; inf * anything else is inf.
     if (abs_a == 0u || abs_b == 0u) {
@@ -128,9 +129,7 @@ fn sf_f32_div(a: u32, b: u32) -> u32 {
   let sign = (a ^ b) >> 31u;
   let abs_a = a & 0x7fffffffu;
   let abs_b = b & 0x7fffffffu;
-  if (abs_a > SF_F32_INF || abs_b > SF_F32_INF) {
-    return SF_F32_QNAN;
-  }
+  if (sf_f32_either_nan(abs_a, abs_b)) { return SF_F32_QNAN; }
   if (abs_a == SF_F32_INF) {
     // inf / inf is invalid; inf / finite is inf.
     return select((sign << 31u) | SF_F32_INF, SF_F32_QNAN, abs_b == SF_F32_INF);

@@ -65,9 +65,7 @@ fn sf_f64_is_inf(abs_a: vec2<u32>) -> bool {
 fn sf_f64_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   let abs_a = vec2<u32>(a.x, a.y & 0x7fffffffu);
   let abs_b = vec2<u32>(b.x, b.y & 0x7fffffffu);
-  if (sf_f64_is_nan(abs_a) || sf_f64_is_nan(abs_b)) {
-    return SF_F64_QNAN;
-  }
+  if (sf_f64_is_nan(abs_a) || sf_f64_is_nan(abs_b)) { return SF_F64_QNAN; }
   // x: the operand of larger magnitude (see sf_f32_add).
   let swap = sf_lt64(abs_a, abs_b);
   let x = select(a, b, swap);
@@ -102,9 +100,7 @@ fn sf_f64_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   let sign = (a.y ^ b.y) >> 31u;
   let abs_a = vec2<u32>(a.x, a.y & 0x7fffffffu);
   let abs_b = vec2<u32>(b.x, b.y & 0x7fffffffu);
-  if (sf_f64_is_nan(abs_a) || sf_f64_is_nan(abs_b)) {
-    return SF_F64_QNAN;
-  }
+  if (sf_f64_is_nan(abs_a) || sf_f64_is_nan(abs_b)) { return SF_F64_QNAN; }
   let zero_a = sf_is_zero64(abs_a);
   let zero_b = sf_is_zero64(abs_b);
   if (sf_f64_is_inf(abs_a) || sf_f64_is_inf(abs_b)) {
@@ -165,9 +161,7 @@ fn sf_f64_div(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   let sign = (a.y ^ b.y) >> 31u;
   let abs_a = vec2<u32>(a.x, a.y & 0x7fffffffu);
   let abs_b = vec2<u32>(b.x, b.y & 0x7fffffffu);
-  if (sf_f64_is_nan(abs_a) || sf_f64_is_nan(abs_b)) {
-    return SF_F64_QNAN;
-  }
+  if (sf_f64_is_nan(abs_a) || sf_f64_is_nan(abs_b)) { return SF_F64_QNAN; }
   let inf = vec2<u32>(0u, (sign << 31u) | SF_F64_INF_HI);
   let zero = vec2<u32>(0u, sign << 31u);
   if (sf_f64_is_inf(abs_a)) {
