@@ -76,6 +76,33 @@ export const cases = [
     },
   },
   {
+    name: 'a GPU call inside another (an option getter running an op): both run, as on the CPU',
+    run: async (ctx) => {
+      const gpu = await setup(ctx);
+      const X = gpu.upload(x4());
+      const host = x4();
+      let inner;
+      // The backend is an argument of each call, not a global of the running
+      // one: a call made while another parses its options is a call of its own.
+      const options = {
+        kernelSize: 2,
+        get stride() { inner = gpu.maxPool2d(X, { kernelSize: 3, stride: 1 }); return 1; },
+      };
+      const outer = gpu.maxPool2d(X, options);
+      const want = unpool.maxPool2d(host, { kernelSize: 2, stride: 1 });
+      const wantInner = unpool.maxPool2d(host, { kernelSize: 3, stride: 1 });
+      const same = (a, b) => a.length === b.length && a.every((v, k) => v === b[k]);
+      for (const [what, got, ref] of [['outer output', outer.output, want.output], ['outer indices', outer.indices, want.indices],
+        ['inner output', inner.output, wantInner.output], ['inner indices', inner.indices, wantInner.indices]]) {
+        const r = await got.read();
+        if (!same(Array.from(r.data), Array.from(ref.data)) || !same(r.shape, ref.shape)) {
+          throw new Error(`${what}: ${Array.from(r.data)} ${r.shape}, want ${Array.from(ref.data)} ${ref.shape}`);
+        }
+      }
+      return 'outer and inner calls equal the WebAssembly API';
+    },
+  },
+  {
     name: 'an index outside its plane: nothing written past the results, read() and check() reject as the CPU throws',
     run: async (ctx) => {
       const gpu = await setup(ctx);
