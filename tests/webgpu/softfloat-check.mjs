@@ -1,4 +1,5 @@
-// Full run of the softfloat checks (tests/webgpu/cases/softfloat.mjs) on one
+// Full run of the softfloat checks (tests/webgpu/cases/softfloat-f32.mjs,
+// -f64.mjs, -half.mjs; each compiles only its own parts) on one
 // WebGPU stack, with the full vector counts (2^22 per binary32 function,
 // 2^20 per binary64 function, all 65536 inputs of the 16-bit widenings).
 //
@@ -13,7 +14,10 @@
 // Options: --quick (the harness's counts), --only=f32_add,f64_div.
 // Exit status 0 when every vector matches, 1 otherwise.
 
-import { runSoftfloatChecks, SCALES } from './cases/softfloat.mjs';
+import * as f32 from './cases/softfloat-f32.mjs';
+import * as f64 from './cases/softfloat-f64.mjs';
+import * as half from './cases/softfloat-half.mjs';
+import { SCALES } from './softfloat-harness.mjs';
 
 const isDeno = typeof Deno !== 'undefined';
 const args = isDeno ? Deno.args : process.argv.slice(2);
@@ -60,17 +64,19 @@ const onlyArg = args.find((a) => a.startsWith('--only='));
 const t0 = performance.now();
 let failed = 0;
 let total = 0;
-await runSoftfloatChecks(device, {
-  scale: quick ? SCALES.quick : SCALES.full,
-  only: onlyArg ? onlyArg.slice(7).split(',') : undefined,
-  log: (r) => {
-    total += r.n;
-    if (r.failures) failed++;
-    const ms = (x) => `${Math.round(x)}`.padStart(5);
-    console.log(`${r.failures ? 'FAIL' : 'ok  '} ${r.name.padEnd(17)} ${String(r.n).padStart(8)} vectors, ${String(r.failures).padStart(7)} differ  (gen ${ms(r.msGen)} ms, gpu ${ms(r.msGpu)} ms, check ${ms(r.msCheck)} ms)${r.extra ? '  [' + r.extra + ']' : ''}`);
-    for (const s of r.samples) console.log(`       ${s}`);
-  },
-});
+for (const precision of [f32, f64, half]) {
+  await precision.runChecks(device, {
+    scale: quick ? SCALES.quick : SCALES.full,
+    only: onlyArg ? onlyArg.slice(7).split(',') : undefined,
+    log: (r) => {
+      total += r.n;
+      if (r.failures) failed++;
+      const ms = (x) => `${Math.round(x)}`.padStart(5);
+      console.log(`${r.failures ? 'FAIL' : 'ok  '} ${r.name.padEnd(17)} ${String(r.n).padStart(8)} vectors, ${String(r.failures).padStart(7)} differ  (gen ${ms(r.msGen)} ms, gpu ${ms(r.msGpu)} ms, check ${ms(r.msCheck)} ms)${r.extra ? '  [' + r.extra + ']' : ''}`);
+      for (const s of r.samples) console.log(`       ${s}`);
+    },
+  });
+}
 console.log(`softfloat-check: ${total} vectors, ${failed} functions with differences, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 device.destroy();
 exit(failed ? 1 : 0);

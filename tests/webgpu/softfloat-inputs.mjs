@@ -1,5 +1,5 @@
 // The inputs and JavaScript references of the softfloat checks
-// (cases/softfloat.mjs): special values, random bit patterns per binade,
+// (cases/softfloat-*.mjs): special values, random bit patterns per binade,
 // and the 16-bit conversions computed without Float16Array.
 import { rngU32 as rng } from './rng.mjs';
 
