@@ -50,6 +50,28 @@ describe('GPU kernels described once', () => {
     }
   });
 
+  it('a family lists every file it calls into, and only those', () => {
+    /** The functions a text defines, and those it calls. */
+    const defines = (s: string) => new Set([...s.matchAll(/^fn (\w+)\(/gm)].map((m) => m[1]));
+    const calls = (s: string) => new Set([...s.matchAll(/(?<!fn )\b([a-z_]\w*)\(/g)].map((m) => m[1]));
+    const definedBy = new Map<string, string[]>();
+    for (const f of files) for (const fn of defines(code(wgsl(f)))) definedBy.set(fn, [...definedBy.get(fn) ?? [], f]);
+    for (const family of families) {
+      const listed: readonly string[] = FAMILIES[family].files;
+      // Every function of the WGSL files the family calls is defined by a file it lists.
+      for (const fn of calls(code(listed.map(wgsl).join('\n')))) {
+        const where = definedBy.get(fn);
+        if (where !== undefined) expect(listed.some((f) => where.includes(f)), `${family} calls ${fn} (${where})`).toBe(true);
+      }
+      // Every file it lists holds an entry point, or defines a function another listed file calls.
+      for (const f of listed) {
+        const others = calls(code(listed.filter((o) => o !== f).map(wgsl).join('\n')));
+        const used = /@compute/.test(code(wgsl(f))) || [...defines(code(wgsl(f)))].some((fn) => others.has(fn));
+        expect(used, `${family} lists ${f}`).toBe(true);
+      }
+    }
+  });
+
   it('a family compiles the softfloat parts it calls, and only those', () => {
     const parts = files.filter((f) => f.startsWith('softfloat-'));
     const defines = (part: string) => [...code(wgsl(part)).matchAll(/^fn (sf_\w+)/gm)].map((m) => m[1]);
