@@ -12,7 +12,9 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { flag, loadDist, numberOption, option, shapeOption } from './cli.mjs';
 import { jsAdaptiveMaxPool2d, jsFractionalMaxPool2d } from './reference.mjs';
-import { freshCopy, input, median, runCases, tensorOf, unpoolCases, windowOf, WORKLOADS } from './suite.mjs';
+import { unpoolCases } from './suite.mjs';
+import { median, runCases } from './timing.mjs';
+import { freshCopy, input, tensorOf, windowOf, WORKLOADS } from './workloads.mjs';
 
 const disposeAll = (r) => {
   r.output.dispose();

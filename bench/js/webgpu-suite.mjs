@@ -17,11 +17,12 @@
 //             indices; unpool: output + indices + y; chain: both)
 //
 // Every call is followed by `await device.queue.onSubmittedWorkDone()`; its
-// time is the median over reps of (call + wait), as bench/js/suite.mjs's
+// time is the median over reps of (call + wait), as bench/js/timing.mjs's
 // runCases measures. Where the device has 'timestamp-query', the `ts`
 // figures are GPU time between two empty timestamped compute passes
 // submitted before and after the call (median of reps).
-import { runCases, input, halfBits } from './suite.mjs';
+import { runCases } from './timing.mjs';
+import { input, halfBits } from './workloads.mjs';
 import { graphModel } from '../../tests/js/onnx-model.mjs';
 
 /** The workloads of `npm run bench` that the issue names, k = s = 2. */
