@@ -1,5 +1,6 @@
 // Timing, shared by every benchmark here: the median, and the runner that
-// times cases side by side (runCases).
+// times cases side by side (runCases); and the probes' (probes.mjs,
+// probes-memory.mjs) page-fault count and formats.
 
 export const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -41,3 +42,15 @@ export async function runCases(cases, { reps, minBatchMs, warmupMs }) {
   }
   return Object.fromEntries(names.map((n) => [n, median(times[n])]));
 }
+
+/** µs right-aligned in 8 columns, 2 decimals under 100. */
+export const us = (v) => (v < 100 ? v.toFixed(2) : v.toFixed(0)).padStart(8);
+
+/** Ratios `v`: their median and range, e.g. '1.02x (0.98-1.10)'. */
+export const ratioRange = (v) => `${median(v).toFixed(2)}x (${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)})`;
+
+/** Minor page faults so far, or undefined where the runtime does not count them. */
+export const pageFaults = () => {
+  const n = globalThis.process?.resourceUsage?.().minorPageFault;
+  return typeof n === 'number' ? n : undefined;
+};
