@@ -10,7 +10,8 @@
 // median's A / B (> 1: B is faster). On a loaded machine the fastest batch
 // is the steadier figure of a kernel's own cost.
 import { flag, loadDist, numberOption, option, shapeOption } from './cli.mjs';
-import { input, median, tensorOf } from './suite.mjs';
+import { median } from './timing.mjs';
+import { input, tensorOf } from './workloads.mjs';
 
 export async function runAB([distA, distB], quick) {
   const scalar = flag('--scalar');

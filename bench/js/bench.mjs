@@ -79,7 +79,8 @@ const WARMUP_MS = quick ? 50 : 200;
 const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 const suite = await import('./suite.mjs');
-const WORKLOADS = suite.WORKLOADS.filter((w) => filter.test(w.name));
+const { medianOfRuns, tables } = await import('./report.mjs');
+const WORKLOADS = (await import('./workloads.mjs')).WORKLOADS.filter((w) => filter.test(w.name));
 const timing = { reps: REPS, minBatchMs: MIN_BATCH_MS, warmupMs: WARMUP_MS };
 
 const nativeName = (w, op) =>
@@ -178,7 +179,7 @@ globalThis.fetch = realFetch;
 
 // ---- report ---------------------------------------------------------------------------------
 
-const { lines, ratioLines } = suite.tables(suite.medianOfRuns(runs), WORKLOADS, undefined, runs);
+const { lines, ratioLines } = tables(medianOfRuns(runs), WORKLOADS, undefined, runs);
 
 function sh(cmd) {
   try {

@@ -10,7 +10,8 @@
 import os from 'node:os';
 import { withChromium } from './chromium.mjs';
 import { flag, option, writeResults } from './cli.mjs';
-import { tables, WORKLOADS } from './suite.mjs';
+import { tables } from './report.mjs';
+import { WORKLOADS } from './workloads.mjs';
 
 const quick = flag('--quick');
 const filterText = option('--filter') ?? '.';

@@ -9,7 +9,8 @@
 //     (the variable pins SwiftShader's Vulkan driver; Dawn refuses lavapipe)
 // Prints one line of JSON: the result of runStack(), or with the option
 // `ab` ({ dists: [A, B], op, shape, ... }) the result of abWebGPU().
-import { runStack, abWebGPU, adapterLine, GPU_WORKLOADS, GPU_DTYPES } from './webgpu-suite.mjs';
+import { abWebGPU } from './webgpu-ab.mjs';
+import { runStack, adapterLine, GPU_WORKLOADS, GPU_DTYPES } from './webgpu-suite.mjs';
 
 const deno = globalThis.Deno;
 let navGpu = globalThis.navigator?.gpu;

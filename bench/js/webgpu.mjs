@@ -21,7 +21,7 @@
 //               SwiftShader (needs a display), and Deno on its default adapter
 //   --write     replaces the "WebGPU" section of bench/RESULTS.md
 //   --ab <distA> <distB>  instead: two builds' unpool/webgpu on one device, their
-//               calls alternated (webgpu-suite.mjs, abWebGPU), on the stacks
+//               calls alternated (webgpu-ab.mjs, abWebGPU), on the stacks
 //               outside the browser (default deno; node too): [--op pool|unpool]
 //               [--shape 1,64,112,112] [--dtype float32|float16|int32] [--rounds 3]
 //               [--reps 9] [--options '{"kernelSize":3}'] [--moved]
