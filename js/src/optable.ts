@@ -28,7 +28,7 @@ export interface OpSpec {
   readonly needs?: string;
   /** Whether its options may be left out. */
   readonly optional?: boolean;
-  /** The dtypes its first tensor takes beyond its kind's (invoke.ts: VALUE_RULES). */
+  /** A rule narrowing the dtypes its first tensor takes (invoke.ts: VALUE_RULES). */
   readonly values?: 'gradient' | 'fractional';
   /** Its options' parsers, in the order they check. */
   readonly parsers: readonly OptionParser[];
