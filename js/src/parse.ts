@@ -45,15 +45,6 @@ const NOT_GIVEN: SizeArg = Object.freeze({ count: 0, list: false, values: Object
 const NO_OUTPUT_SIZE = Object.freeze([0, 0, 0, 0, 0]) as [number, number, number, number, number];
 const NO_KEEP = Object.freeze([0, 0, 0]) as [number, number, number];
 
-/** The geometry of an op given no options: dims and a layout, the rest at defaults. */
-export function plainGeometry(dims: number, layout: 0 | 1): Geometry {
-  return {
-    dims, layout, ceilMode: false, outputSizeCount: -1, kernel: NOT_GIVEN, stride: NOT_GIVEN,
-    padding: NOT_GIVEN, dilation: NOT_GIVEN, outputSize: NO_OUTPUT_SIZE, poolSize: NOT_GIVEN,
-    keep: NO_KEEP, ratio: NOT_GIVEN,
-  };
-}
-
 /** How a size option's entries are read. */
 interface SizeRule {
   required: boolean;
@@ -124,6 +115,13 @@ export interface Parsed extends Geometry {
   indexType: DType;
   /** Backward pools: the pooled input's shape. */
   inputShape: number[] | undefined;
+}
+
+/** The geometry of an op given no options: dims and a layout, the rest at defaults. */
+export function plainGeometry(dims: number, layout: 0 | 1): Geometry {
+  const p = parsed(dims);
+  p.layout = layout;
+  return p;
 }
 
 /** A call's parse, before its parsers: the geometry's defaults, int32 indices. */
@@ -235,7 +233,7 @@ export function indexTypeOf(fn: string, value: unknown): DType {
   throw typeError(`${fn}: indexType=${describe(value)} must be 'int32' or 'int64'`);
 }
 
-export function channelsFirstOnly(fn: string, dims: number, value: unknown): void {
+function channelsFirstOnly(fn: string, dims: number, value: unknown): void {
   if (layoutCode(fn, dims, value) !== 0) {
     throw rangeError(`${fn}: layout=${describe(value)} is not supported; fractional ` +
         `pooling takes channels-first tensors ('${layoutNames(dims)[0]}')`);

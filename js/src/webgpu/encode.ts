@@ -9,7 +9,7 @@ import type { GpuMemory } from './buffers.js';
 import { bindBytes, boxesOf, PlanGeometry, Range, tapCounts } from './geometry.js';
 import type { GpuBufferLike, GpuCommandEncoderLike, GpuComputePassLike, GpuDeviceLike } from './gpu.js';
 import { USAGE } from './gpu.js';
-import { bindingIndex, BindingOf, ENTRIES, EntryName, FAMILIES, FamilyName, WG } from './kernels.js';
+import { BindingOf, ENTRIES, EntryName, FAMILIES, FamilyName, WG } from './kernels.js';
 import { paramWords, Params } from './params.js';
 import type { Pipelines } from './pipelines.js';
 import { bufferSize, GpuTensor } from './tensor.js';
@@ -51,7 +51,6 @@ export class CallEncoder {
     const pipeline = this.pipelines.get(entry, constants, taps);
     const bindLimit = this.device.limits.maxStorageBufferBindingSize;
     const given = bindings as Record<string, GpuBufferLike | Range | undefined>;
-    for (const name of Object.keys(given)) bindingIndex(family, name);  // a name the family has
     const group = this.device.createBindGroup({
       layout: this.pipelines.layoutOf(family).group,
       entries: [{ binding: 0, resource: { buffer: uniform } },

@@ -168,13 +168,6 @@ export function layoutEntries(family: FamilyName):
     }))];
 }
 
-/** The index of each binding of `family` by name (1, 2, ...). */
-export function bindingIndex(family: FamilyName, name: string): number {
-  const i = (FAMILIES[family] as Family).bindings.findIndex((b) => b.name === name);
-  if (i < 0) throw new Error(`unpool: internal error: family ${family} has no binding ${name}`);
-  return i + 1;
-}
-
 /** Throws unless every constant of a dispatch is an override its family declares. */
 export function checkConstants(family: FamilyName, constants: Record<string, number>): void {
   for (const k of Object.keys(constants)) {
