@@ -131,8 +131,13 @@ const DEFAULTS: Readonly<Record<string, unknown>> = { stride: null, padding: 0, 
  * (`pool.kernelSize`, `pool.stride`, ...), every one the constructor takes.
  */
 abstract class Module {
-  protected constructor(private readonly spec: ModuleSpec, private readonly dims: number,
-                        first: unknown, opts: unknown) {
+  private readonly dims: number;
+
+  protected constructor(private readonly spec: ModuleSpec, first: unknown, opts: unknown) {
+    // The class's own number of spatial dims (MaxPool2d.dims): the one thing
+    // a torch-style class adds to its family's.
+    const dims = (new.target as unknown as { readonly dims: number }).dims;
+    this.dims = dims;
     const options = moduleOptions(`${spec.cls}${dims}d`, opts, spec.keys, spec.first) as Record<string, unknown>;
     const self = this as unknown as Record<string, unknown>;
     self[spec.first] = first;
@@ -199,8 +204,8 @@ abstract class MaxPoolNd<X extends IndexType> extends XPoolModule<X> {
   declare readonly ceilMode: boolean;
   declare readonly layout: Layout | undefined;
 
-  protected constructor(dims: number, kernelSize: Size, options?: MaxPoolModuleOptions<X>) {
-    super(MODULES.MaxPool, dims, kernelSize, options);
+  constructor(kernelSize: Size, options?: MaxPoolModuleOptions<X>) {
+    super(MODULES.MaxPool, kernelSize, options);
   }
 }
 
@@ -208,8 +213,8 @@ abstract class AdaptiveMaxPoolNd<X extends IndexType> extends XPoolModule<X> {
   declare readonly outputSize: AdaptiveOutputSize;
   declare readonly layout: Layout | undefined;
 
-  protected constructor(dims: number, outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
-    super(MODULES.AdaptiveMaxPool, dims, outputSize, options);
+  constructor(outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
+    super(MODULES.AdaptiveMaxPool, outputSize, options);
   }
 }
 
@@ -218,8 +223,8 @@ abstract class FractionalMaxPoolNd<X extends IndexType> extends PoolModule<X> {
   declare readonly outputSize: Size | undefined;
   declare readonly outputRatio: number | readonly number[] | undefined;
 
-  protected constructor(dims: number, kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
-    super(MODULES.FractionalMaxPool, dims, kernelSize, options);
+  constructor(kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
+    super(MODULES.FractionalMaxPool, kernelSize, options);
   }
 
   /**
@@ -240,8 +245,8 @@ abstract class MaxUnpoolNd extends Module {
   declare readonly padding: Size;
   declare readonly layout: Layout | undefined;
 
-  protected constructor(dims: number, kernelSize: Size, options?: MaxUnpoolModuleOptions) {
-    super(MODULES.MaxUnpool, dims, kernelSize, options);
+  constructor(kernelSize: Size, options?: MaxUnpoolModuleOptions) {
+    super(MODULES.MaxUnpool, kernelSize, options);
   }
 
   /**
@@ -262,57 +267,38 @@ abstract class MaxUnpoolNd extends Module {
   }
 }
 
+// The torch-style classes: each is its family's class with its number of
+// spatial dims (the family's constructor reads it from the class).
+
 /** As torch.nn.MaxPool1d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
-export class MaxPool1d<X extends IndexType = 'int32'> extends MaxPoolNd<X> {
-  constructor(kernelSize: Size, options?: MaxPoolModuleOptions<X>) { super(1, kernelSize, options); }
-}
+export class MaxPool1d<X extends IndexType = 'int32'> extends MaxPoolNd<X> { static readonly dims = 1; }
 /** As torch.nn.MaxPool2d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
-export class MaxPool2d<X extends IndexType = 'int32'> extends MaxPoolNd<X> {
-  constructor(kernelSize: Size, options?: MaxPoolModuleOptions<X>) { super(2, kernelSize, options); }
-}
+export class MaxPool2d<X extends IndexType = 'int32'> extends MaxPoolNd<X> { static readonly dims = 2; }
 /** As torch.nn.MaxPool3d(kernel_size, stride, padding, dilation, return_indices=True, ceil_mode). */
-export class MaxPool3d<X extends IndexType = 'int32'> extends MaxPoolNd<X> {
-  constructor(kernelSize: Size, options?: MaxPoolModuleOptions<X>) { super(3, kernelSize, options); }
-}
+export class MaxPool3d<X extends IndexType = 'int32'> extends MaxPoolNd<X> { static readonly dims = 3; }
 /** As torch.nn.MaxUnpool1d(kernel_size, stride, padding). */
-export class MaxUnpool1d extends MaxUnpoolNd {
-  constructor(kernelSize: Size, options?: MaxUnpoolModuleOptions) { super(1, kernelSize, options); }
-}
+export class MaxUnpool1d extends MaxUnpoolNd { static readonly dims = 1; }
 /** As torch.nn.MaxUnpool2d(kernel_size, stride, padding). */
-export class MaxUnpool2d extends MaxUnpoolNd {
-  constructor(kernelSize: Size, options?: MaxUnpoolModuleOptions) { super(2, kernelSize, options); }
-}
+export class MaxUnpool2d extends MaxUnpoolNd { static readonly dims = 2; }
 /** As torch.nn.MaxUnpool3d(kernel_size, stride, padding). */
-export class MaxUnpool3d extends MaxUnpoolNd {
-  constructor(kernelSize: Size, options?: MaxUnpoolModuleOptions) { super(3, kernelSize, options); }
-}
+export class MaxUnpool3d extends MaxUnpoolNd { static readonly dims = 3; }
 /** As torch.nn.AdaptiveMaxPool1d(output_size, return_indices=True). */
 export class AdaptiveMaxPool1d<X extends IndexType = 'int32'> extends AdaptiveMaxPoolNd<X> {
-  constructor(outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
-    super(1, outputSize, options);
-  }
+  static readonly dims = 1;
 }
 /** As torch.nn.AdaptiveMaxPool2d(output_size, return_indices=True). */
 export class AdaptiveMaxPool2d<X extends IndexType = 'int32'> extends AdaptiveMaxPoolNd<X> {
-  constructor(outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
-    super(2, outputSize, options);
-  }
+  static readonly dims = 2;
 }
 /** As torch.nn.AdaptiveMaxPool3d(output_size, return_indices=True). */
 export class AdaptiveMaxPool3d<X extends IndexType = 'int32'> extends AdaptiveMaxPoolNd<X> {
-  constructor(outputSize: AdaptiveOutputSize, options?: AdaptiveMaxPoolModuleOptions<X>) {
-    super(3, outputSize, options);
-  }
+  static readonly dims = 3;
 }
 /** As torch.nn.FractionalMaxPool2d(kernel_size, output_size, output_ratio, return_indices=True). */
 export class FractionalMaxPool2d<X extends IndexType = 'int32'> extends FractionalMaxPoolNd<X> {
-  constructor(kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
-    super(2, kernelSize, options);
-  }
+  static readonly dims = 2;
 }
 /** As torch.nn.FractionalMaxPool3d(kernel_size, output_size, output_ratio, return_indices=True). */
 export class FractionalMaxPool3d<X extends IndexType = 'int32'> extends FractionalMaxPoolNd<X> {
-  constructor(kernelSize: Size, options?: FractionalMaxPoolModuleOptions<X>) {
-    super(3, kernelSize, options);
-  }
+  static readonly dims = 3;
 }

@@ -208,4 +208,15 @@ describe('module classes', () => {
     expect(u.shape).toEqual([1, 2, 2, 2]);
     expect(Array.from(u.data)).toEqual([0, 0, 0, 0, 0, 7, 0, 0]);
   });
+
+  it('each class has its dims (static dims); a subclass keeps them', () => {
+    const classes = Object.entries(unpool).filter(([name]) => /^(Max|MaxUn|AdaptiveMax|FractionalMax)[Pp]ool\dd$/.test(name));
+    expect(classes.length).toBe(11);
+    for (const [name, cls] of classes) expect((cls as { dims: number }).dims, name).toBe(Number(name.at(-2)));
+    class MyPool extends MaxPool1d {}
+    // A 1d pool: an input of rank 3 is (N, C, L); a 2d pool would pool its last two dims.
+    const r = new MyPool(2).forward({ data: Float32Array.from([3, 1, 2, 4]), shape: [1, 1, 4] });
+    expect(r.output.shape).toEqual([1, 1, 2]);
+    expect(() => new MyPool(2).forward({ data: new Float32Array(4), shape: [4] })).toThrow(/^MaxPool1d\.forward: /);
+  });
 });
