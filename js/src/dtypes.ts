@@ -117,85 +117,79 @@ type F16Constructor = new (buffer: ArrayBufferLike, byteOffset: number, length: 
 const F16 = (globalThis as { Float16Array?: F16Constructor }).Float16Array;
 
 const itself = (a: StorageArray): TensorData => a;
-const FLOAT32: ArrayClass = { tag: 'Float32Array', wrap: itself };
-const FLOAT64: ArrayClass = { tag: 'Float64Array', wrap: itself };
-const UINT16: ArrayClass = { tag: 'Uint16Array', wrap: itself };
-const INT32: ArrayClass = { tag: 'Int32Array', wrap: itself };
-const BIGINT64: ArrayClass = { tag: 'BigInt64Array', wrap: itself };
-const UINT8: ArrayClass = { tag: 'Uint8Array', wrap: itself };
+
+/**
+ * A storage class: its element size and name, a view and a copy of it, and
+ * the ArrayClass of its own arrays (results in it are the copy itself).
+ * `view` and `copy` are written out per class, not made by one function of
+ * the constructor: one construct site per class keeps each monomorphic.
+ */
+interface Storage extends Pick<DTypeInfo, 'bytes' | 'tag' | 'view' | 'copy'> {
+  readonly cls: ArrayClass;
+}
+
+function storage<A extends StorageArray>(
+    C: { readonly BYTES_PER_ELEMENT: number; readonly name: string },
+    view: (b: ArrayBufferLike, o: number, n: number) => A, copy: (a: A) => A): Storage {
+  const tag = C.name;
+  return {
+    bytes: C.BYTES_PER_ELEMENT as Storage['bytes'], tag, view,
+    // Only ever given arrays of this class (DTypeInfo.copy).
+    copy: copy as unknown as (a: StorageArray) => StorageArray,
+    cls: { tag, wrap: itself },
+  };
+}
+
+const F32 = storage(Float32Array, (b, o, n) => new Float32Array(b, o, n), (a) => new Float32Array(a));
+const F64 = storage(Float64Array, (b, o, n) => new Float64Array(b, o, n), (a) => new Float64Array(a));
+const U16 = storage(Uint16Array, (b, o, n) => new Uint16Array(b, o, n), (a) => new Uint16Array(a));
+const U8 = storage(Uint8Array, (b, o, n) => new Uint8Array(b, o, n), (a) => new Uint8Array(a));
+const I8 = storage(Int8Array, (b, o, n) => new Int8Array(b, o, n), (a) => new Int8Array(a));
+const I16 = storage(Int16Array, (b, o, n) => new Int16Array(b, o, n), (a) => new Int16Array(a));
+const I32 = storage(Int32Array, (b, o, n) => new Int32Array(b, o, n), (a) => new Int32Array(a));
+const I64 = storage(BigInt64Array, (b, o, n) => new BigInt64Array(b, o, n), (a) => new BigInt64Array(a));
+
 // The heap copy is a Uint8Array; a Uint8ClampedArray result (ImageData's
 // class) is a view of the same memory.
 const UINT8_CLAMPED: ArrayClass = {
   tag: 'Uint8ClampedArray',
   wrap: (a) => new Uint8ClampedArray(a.buffer, a.byteOffset, a.length),
 };
-const INT8: ArrayClass = { tag: 'Int8Array', wrap: itself };
-const INT16: ArrayClass = { tag: 'Int16Array', wrap: itself };
 const FLOAT16: ArrayClass = {
   tag: 'Float16Array',
   // Only reached for a Float16Array input, which exists only where F16 does.
   wrap: (a) => new F16!(a.buffer, a.byteOffset, a.length) as TensorData,
 };
 
-const u16 = {
-  bytes: 2, tag: 'Uint16Array', fractional: false, integer: false,
-  view: (b: ArrayBufferLike, o: number, n: number) => new Uint16Array(b, o, n),
-  copy: (a: StorageArray) => new Uint16Array(a as Uint16Array),
-} as const;
+/** What a dtype's values are: fractional pooling takes 'fractional' ones (float32 and float64: issue 17). */
+type Numbers = 'fractional' | 'float' | 'integer';
+
+/** A dtype's entry, one hidden class for all: its storage, the classes that hold it, its numbers. */
+function entry(dtype: DType, kind: Kind, s: Storage, classes: readonly ArrayClass[], numbers: Numbers): DTypeInfo {
+  return {
+    dtype, kind, bytes: s.bytes, tag: s.tag, view: s.view, copy: s.copy, classes,
+    fractional: numbers === 'fractional', integer: numbers === 'integer',
+  };
+}
 
 /** Every dtype, by name; the values first, in the order messages list them. */
 export const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
-  float32: {
-    dtype: 'float32', kind: 'float', bytes: 4, tag: 'Float32Array', fractional: true, integer: false,
-    view: (b, o, n) => new Float32Array(b, o, n),
-    copy: (a) => new Float32Array(a as Float32Array),
-    classes: [FLOAT32],
-  },
-  float64: {
-    dtype: 'float64', kind: 'float', bytes: 8, tag: 'Float64Array', fractional: true, integer: false,
-    view: (b, o, n) => new Float64Array(b, o, n),
-    copy: (a) => new Float64Array(a as Float64Array),
-    classes: [FLOAT64],
-  },
+  float32: entry('float32', 'float', F32, [F32.cls], 'fractional'),
+  float64: entry('float64', 'float', F64, [F64.cls], 'fractional'),
   // IEEE binary16 and bfloat16 (the top half of a float32), as their bits.
-  float16: { dtype: 'float16', kind: 'float', ...u16, classes: [FLOAT16, UINT16] },
-  bfloat16: { dtype: 'bfloat16', kind: 'float', ...u16, classes: [UINT16] },
-  uint8: {
-    dtype: 'uint8', kind: 'float', bytes: 1, tag: 'Uint8Array', fractional: false, integer: true,
-    view: (b, o, n) => new Uint8Array(b, o, n),
-    copy: (a) => new Uint8Array(a as Uint8Array),
-    classes: [UINT8, UINT8_CLAMPED],
-  },
-  int8: {
-    dtype: 'int8', kind: 'float', bytes: 1, tag: 'Int8Array', fractional: false, integer: true,
-    view: (b, o, n) => new Int8Array(b, o, n),
-    copy: (a) => new Int8Array(a as Int8Array),
-    classes: [INT8],
-  },
-  int16: {
-    dtype: 'int16', kind: 'float', bytes: 2, tag: 'Int16Array', fractional: false, integer: true,
-    view: (b, o, n) => new Int16Array(b, o, n),
-    copy: (a) => new Int16Array(a as Int16Array),
-    classes: [INT16],
-  },
-  int32: {
-    dtype: 'int32', kind: 'index', bytes: 4, tag: 'Int32Array', fractional: false, integer: true,
-    view: (b, o, n) => new Int32Array(b, o, n),
-    copy: (a) => new Int32Array(a as Int32Array),
-    classes: [INT32],
-  },
-  int64: {
-    dtype: 'int64', kind: 'index', bytes: 8, tag: 'BigInt64Array', fractional: false, integer: true,
-    view: (b, o, n) => new BigInt64Array(b, o, n),
-    copy: (a) => new BigInt64Array(a as BigInt64Array),
-    classes: [BIGINT64],
-  },
+  float16: entry('float16', 'float', U16, [FLOAT16, U16.cls], 'float'),
+  bfloat16: entry('bfloat16', 'float', U16, [U16.cls], 'float'),
+  uint8: entry('uint8', 'float', U8, [U8.cls, UINT8_CLAMPED], 'integer'),
+  int8: entry('int8', 'float', I8, [I8.cls], 'integer'),
+  int16: entry('int16', 'float', I16, [I16.cls], 'integer'),
+  int32: entry('int32', 'index', I32, [I32.cls], 'integer'),
+  int64: entry('int64', 'index', I64, [I64.cls], 'integer'),
 };
 
 /** int32 values: DTYPES.int32's storage, of the value kind. */
-const VALUE_INT32: DTypeInfo = { ...DTYPES.int32, kind: 'float' };
+const VALUE_INT32 = entry('int32', 'float', I32, DTYPES.int32.classes, 'integer');
 /** int64 values: DTYPES.int64's storage, of the value kind. */
-const VALUE_INT64: DTypeInfo = { ...DTYPES.int64, kind: 'float' };
+const VALUE_INT64 = entry('int64', 'float', I64, DTYPES.int64.classes, 'integer');
 
 /** Every dtype of each kind, values in the core's order (UNPOOL_DTYPE_LIST). */
 const BY_KIND: Readonly<Record<Kind, readonly DTypeInfo[]>> = {
