@@ -5,10 +5,13 @@
 // copying API, with `out` and with resident tensors (in and out).
 //
 // Options (see bench.mjs's usage): --shape, --reps, --dtype, --layout,
-// --kernel, --stride, --adaptive, --nan, --scalar, --no-check, --quick.
+// --kernel, --stride, --adaptive, --nan, --scalar, --no-check, --quick,
+// --runs (runABProcesses).
 // Prints the median and the fastest batch of A and B (µs per call) and the
 // median's A / B (> 1: B is faster). On a loaded machine the fastest batch
 // is the steadier figure of a kernel's own cost.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { flag, loadDist, numberOption, option, shapeOption } from './cli.mjs';
 import { median } from './timing.mjs';
 import { input, tensorOf } from './workloads.mjs';
@@ -129,5 +132,44 @@ export async function runAB([distA, distB], quick) {
     const [ta, tb] = ['A', 'B'].map((s) => times[`${name} ${s}`]);
     console.log(`| ${name} | ${median(ta).toFixed(2)} | ${median(tb).toFixed(2)} | ${Math.min(...ta).toFixed(2)} | ` +
                 `${Math.min(...tb).toFixed(2)} | ${(median(ta) / median(tb)).toFixed(2)} |`);
+  }
+}
+
+/**
+ * `--ab A B --runs N` (N > 1): N runs of the alternated comparison, each a
+ * process of its own, every other one with the builds' order swapped (a
+ * process's first-loaded build can be favoured); prints each op's A / B
+ * per run and their geometric mean. A single run's ratios move by 2-3%
+ * between runs; the mean of 6-8 moves by under 1% in an A/A comparison.
+ */
+export function runABProcesses([distA, distB], runs) {
+  const script = fileURLToPath(new URL('./bench.mjs', import.meta.url));
+  const given = process.argv.slice(2);
+  const rest = [];
+  for (let i = 0; i < given.length; ++i) {
+    if (given[i] === '--ab') i += 2;
+    else if (given[i] === '--runs') i += 1;
+    else rest.push(given[i]);
+  }
+  const ratios = new Map();
+  for (let r = 0; r < runs; ++r) {
+    const swapped = r % 2 === 1;
+    const pair = swapped ? [distB, distA] : [distA, distB];
+    const run = spawnSync(process.execPath, [script, '--ab', ...pair, ...rest], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`bench --ab --runs: run ${r + 1} failed:\n${run.stderr}`);
+    if (r === 0) console.log(run.stdout.split('\n')[0].replace(/^A = \S+, B = \S+/, `A = ${distA}, B = ${distB}`));
+    for (const line of run.stdout.split('\n')) {
+      const cells = line.split('|').map((c) => c.trim());
+      if (cells.length !== 8 || !/^\d/.test(cells[6])) continue;
+      const ratio = swapped ? 1 / Number(cells[6]) : Number(cells[6]);
+      ratios.set(cells[1], [...(ratios.get(cells[1]) ?? []), ratio]);
+    }
+  }
+  console.log(`${runs} runs, each its own process, the builds' order swapped in every other; ` +
+              'A / B of the medians (> 1: B is faster)');
+  console.log('| op | A / B, geometric mean | each run |\n|---|---:|---|');
+  for (const [op, v] of ratios) {
+    const mean = Math.exp(v.reduce((a, x) => a + Math.log(x), 0) / v.length);
+    console.log(`| ${op} | ${mean.toFixed(3)} | ${v.map((x) => x.toFixed(2)).join(' ')} |`);
   }
 }

@@ -35,6 +35,8 @@
 // Instead of the comparison, one of (--quick shortens each):
 //   --ab <distA> <distB>  two builds alternated batch by batch in one process
 //            (ab.mjs), copy, out and resident: [--shape 1,8,16,16] [--reps 41]
+//            [--runs N: N such processes, order swapped in every other, and
+//            each op's geometric mean A / B; 6-8 for changes of 1-3%]
 //            [--dtype float32|float16|bfloat16|uint8|int8|int16] [--layout NHWC]
 //            [--kernel K] [--stride S] [--adaptive N[,N]] [--nan F] [--scalar]
 //            [--no-check]; e.g. cp -r dist /tmp/before; (change, npm run build);
@@ -52,7 +54,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { abDists, flag, option, writeResults } from './cli.mjs';
+import { abDists, flag, numberOption, option, writeResults } from './cli.mjs';
 import { PROBE_FLAGS } from './probes.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,7 +63,10 @@ const ab = abDists();
 const probes = PROBE_FLAGS.filter(flag);
 if (probes.length + (ab ? 1 : 0) > 1) throw new Error(`bench: one of --ab, ${PROBE_FLAGS.join(', ')} at a time`);
 if (ab) {
-  await (await import('./ab.mjs')).runAB(ab, quick);
+  const runs = numberOption('--runs', 1);
+  const { runAB, runABProcesses } = await import('./ab.mjs');
+  if (runs > 1) runABProcesses(ab, runs);
+  else await runAB(ab, quick);
   process.exit(0);
 }
 if (probes.length === 1) {
