@@ -136,7 +136,12 @@ abstract class Module {
   protected constructor(private readonly spec: ModuleSpec, first: unknown, opts: unknown) {
     // The class's own number of spatial dims (MaxPool2d.dims): the one thing
     // a torch-style class adds to its family's.
-    const dims = (new.target as unknown as { readonly dims: number }).dims;
+    const dims = (new.target as unknown as { readonly dims: unknown }).dims;
+    if (typeof dims !== 'number' || !spec.forward.dims.includes(dims)) {
+      // Only a subclass that changed its static dims gets here.
+      throw typeError(`${new.target.name}: static dims=${describe(dims)} must be one of ` +
+          `${spec.forward.dims.join(', ')} (a ${spec.cls} class's spatial dims)`);
+    }
     this.dims = dims;
     const options = moduleOptions(`${spec.cls}${dims}d`, opts, spec.keys, spec.first) as Record<string, unknown>;
     const self = this as unknown as Record<string, unknown>;

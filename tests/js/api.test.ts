@@ -218,5 +218,10 @@ describe('module classes', () => {
     const r = new MyPool(2).forward({ data: Float32Array.from([3, 1, 2, 4]), shape: [1, 1, 4] });
     expect(r.output.shape).toEqual([1, 1, 2]);
     expect(() => new MyPool(2).forward({ data: new Float32Array(4), shape: [4] })).toThrow(/^MaxPool1d\.forward: /);
+    // A subclass that changes its dims to one its family has not is refused at construction.
+    class Odd extends unpool.FractionalMaxPool2d {}
+    Object.defineProperty(Odd, 'dims', { value: 1 });
+    expect(() => new Odd(2)).toThrow(TypeError);
+    expect(() => new Odd(2)).toThrow("Odd: static dims=1 must be one of 2, 3 (a FractionalMaxPool class's spatial dims)");
   });
 });
