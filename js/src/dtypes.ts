@@ -246,16 +246,6 @@ export function typeNamed(name: unknown, kind: Kind): DTypeInfo | undefined {
   return typeof name === 'string' ? BY_KIND[kind].find((t) => t.dtype === name) : undefined;
 }
 
-/**
- * The float value dtypes and the index types, by name (kind `kind`): what
- * every backend takes. unpool/webgpu reads it (it has no integer values
- * yet); the wasm API reads {@link typeNamed}.
- */
-export function dtypeNamed(name: unknown, kind: Kind): DTypeInfo | undefined {
-  const t = typeNamed(name, kind);
-  return t !== undefined && (kind === 'index' || !t.integer) ? t : undefined;
-}
-
 /** 'a, b or c'. */
 export function listed(items: readonly string[]): string {
   return items.length < 2 ? items.join('')

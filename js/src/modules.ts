@@ -24,7 +24,7 @@ const CALL_KEYS = Object.freeze(['out', 'resident'] as const);
  * all in `known` (its values are checked by forward(): only a missing value
  * takes the default, a null is refused there, as in the functions).
  */
-export function moduleOptions<T>(cls: string, options: T | undefined,
+function moduleOptions<T>(cls: string, options: T | undefined,
                                  known: readonly string[], first = 'kernelSize'): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object') {
@@ -45,7 +45,7 @@ export function moduleOptions<T>(cls: string, options: T | undefined,
  * method instead, keeping their class and code. `call` is the method's own
  * options (out, resident), whose keys are checked first.
  */
-export function asMethod<R>(method: string, op: string, call: unknown, run: () => R): R {
+function asMethod<R>(method: string, op: string, call: unknown, run: () => R): R {
   if (call !== undefined && (call === null || typeof call !== 'object')) {
     throw typeError(`${method}: options must be an object { out?, resident? }, got ` +
         `${describe(call)}`);
