@@ -45,7 +45,7 @@ if [ ! -f dist/index.js ] || [ -n "$(find js/src tsconfig.json -newer dist/index
 fi
 # The outputs of a source since removed or renamed would still be packed
 # (the package takes dist/*.js): they go.
-for f in dist/*.js dist/*.d.ts dist/*.d.cts dist/webgpu/*.js dist/webgpu/*.d.ts; do
+for f in dist/*.js dist/*.d.ts dist/*.d.cts dist/webgpu/*.js dist/webgpu/*.d.ts dist/onnx/*.js dist/onnx/*.d.ts; do
   [ -e "$f" ] || continue
   rel=${f#dist/}; base=${rel%.d.cts}; base=${base%.d.ts}; base=${base%.js}
   case "$base" in unpool | unpool-scalar | wasm-base64 | webgpu/shaders) continue ;; esac

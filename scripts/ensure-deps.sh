@@ -10,6 +10,8 @@
 #                                   needs without a display (xvfb)
 #   scripts/ensure-deps.sh fuzz     clang with its sanitizer and libFuzzer runtimes
 #   scripts/ensure-deps.sh lint     clang-format (Debian's, 14 on bookworm)
+#   scripts/ensure-deps.sh proto    protoc (protobuf-compiler), which generates
+#                                   unpool/onnx's ONNX schema code
 #   scripts/ensure-deps.sh npm      node_modules via `npm ci`
 #   scripts/ensure-deps.sh webgpu   the software WebGPU stacks of
 #                                   scripts/test-webgpu.sh: Debian's chromium
@@ -58,6 +60,9 @@ for group in "$@"; do
       ;;
     lint)
       need clang-format command -v clang-format
+      ;;
+    proto)
+      need protobuf-compiler command -v protoc
       ;;
     webgpu)
       need chromium test -f /usr/lib/chromium/vk_swiftshader_icd.json

@@ -1,0 +1,65 @@
+// The two backends of the runner's unpool steps, one interface: the
+// WebAssembly API on host tensors (CPU execution providers: ORT's tensors are
+// typed arrays, read as they are) and unpool/webgpu on GpuTensors (ORT's
+// WebGPU execution providers: ORT's buffers wrapped, results handed back
+// with no copy). A step's ONNX semantics (semantics.ts) are the same on both.
+import {
+  convertIndices, maxPool1d, maxPool2d, maxPool3d, maxUnpool1d, maxUnpool2d, maxUnpool3d,
+} from '../index.js';
+import type { TensorData, TensorResult } from '../tensor.js';
+import type { GpuTensor } from '../webgpu/tensor.js';
+import type { WebGPUBackend } from '../webgpu/index.js';
+import type { PoolOptions } from './semantics.js';
+
+type Fn = (...args: never[]) => unknown;
+const POOLS: readonly Fn[] = [maxPool1d, maxPool2d, maxPool3d];
+const UNPOOLS: readonly Fn[] = [maxUnpool1d, maxUnpool2d, maxUnpool3d];
+const name = (op: 'maxPool' | 'maxUnpool', dims: number) => `${op}${dims}d` as const;
+
+/** A host tensor: an ORT CPU tensor ({ data, dims, type }) or a WebAssembly API result. */
+export type HostTensor = TensorResult | { data: TensorData; dims: readonly number[]; type: string };
+
+/** One backend of the unpool steps; `H` is its tensor. */
+export interface Exec<H> {
+  readonly kind: 'cpu' | 'webgpu';
+  shape(t: H): readonly number[];
+  pool(dims: number, x: H, options: PoolOptions): { output: H; indices: H };
+  /** Per-plane indices to ONNX's flat ones, for a pooled input of shape `inputShape`. */
+  toFlat(perPlane: H, inputShape: readonly number[]): H;
+  /** ONNX's flat indices into an output of shape `outputShape` to per-plane ones. */
+  toPerPlane(flat: H, outputShape: readonly number[]): H;
+  /** MaxUnpool with per-plane indices into an output of spatial size `outputSize`. */
+  unpool(dims: number, x: H, perPlane: H, outputSize: readonly number[]): H;
+  /** Releases a tensor this backend made (GPU: destroys it; host: nothing). */
+  free(t: H): void;
+}
+
+const call = <R>(f: Fn, ...args: unknown[]) => (f as unknown as (...a: unknown[]) => R)(...args);
+
+/** The WebAssembly backend (init() must have run). */
+export const hostExec: Exec<HostTensor> = {
+  kind: 'cpu',
+  shape: (t) => ('shape' in t ? t.shape : t.dims),
+  pool: (dims, x, options) => call(POOLS[dims - 1], x, options),
+  toFlat: (i, inputShape) => call(convertIndices, i, { from: 'pytorch', to: 'onnx', inputShape, indexType: 'int64' }),
+  toPerPlane: (i, outputShape) =>
+    call(convertIndices, i, { from: 'onnx', to: 'pytorch', inputShape: outputShape, indexType: 'int64' }),
+  unpool: (dims, x, i, outputSize) => call(UNPOOLS[dims - 1], x, i, { outputSize: outputSize.slice() }),
+  free: () => {},
+};
+
+/** The WebGPU backend on `gpu` (ORT's device). */
+export function gpuExec(gpu: WebGPUBackend): Exec<GpuTensor> {
+  const ops = gpu as unknown as Record<string, Fn>;
+  return {
+    kind: 'webgpu',
+    shape: (t) => t.shape,
+    pool: (dims, x, options) => call(ops[name('maxPool', dims)], x, options),
+    toFlat: (i, inputShape) =>
+      call(gpu.convertIndices, i, { from: 'pytorch', to: 'onnx', inputShape, indexType: 'int64' }),
+    toPerPlane: (i, outputShape) =>
+      call(gpu.convertIndices, i, { from: 'onnx', to: 'pytorch', inputShape: outputShape, indexType: 'int64' }),
+    unpool: (dims, x, i, outputSize) => call(ops[name('maxUnpool', dims)], x, i, { outputSize: outputSize.slice() }),
+    free: (t) => t.destroy(),
+  };
+}

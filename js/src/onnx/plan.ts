@@ -1,0 +1,219 @@
+// The partition of a model (ORT's partitioner, in topological order): the
+// nodes unpool runs (rules.ts) cut the graph; every other node goes to an ORT
+// sub-session of its level, the number of unpool steps on its longest path
+// from the inputs. A run is then: sub-session 0, the unpool steps of level 0,
+// sub-session 1, ... Values that only feed unpool steps' shape arguments
+// (MaxUnpool's output_shape, the fused plane offsets) are computed in
+// JavaScript from the run's shapes (shapes.ts), and the index arithmetic
+// around unpool's steps is fused away (fuse.ts).
+import { Offsets, poolFusion, unpoolFusion } from './fuse.js';
+import { attrInts, describeNode, nodeReads, OnnxGraph, OnnxModelError, OnnxNode } from './model.js';
+import { ProviderKind, unpoolRuns, UnpoolNodes } from './rules.js';
+import { isShapeOnly } from './shapes.js';
+
+/** A MaxPool or MaxUnpool that unpool runs. */
+export interface UnpoolStep {
+  readonly kind: 'unpool';
+  readonly node: OnnxNode;
+  /** Why unpool runs it (rules.ts). */
+  readonly why: string;
+  /** Spatial dims: 1, 2 or 3. */
+  readonly dims: number;
+  readonly level: number;
+  /** Its tensor inputs, read from earlier steps or feeds. */
+  readonly reads: readonly string[];
+  /** Values computed in JavaScript for it (checked offsets, output_shape), and the shapes they read. */
+  readonly computed: readonly string[];
+  readonly shapeReads: readonly string[];
+  /** MaxPool: its values output (if used), its flat Indices (if used unfused), fused per-plane outputs. */
+  readonly pool?: { y?: string; flat?: string; perPlane?: { value: string; offsets: Offsets } };
+  /** MaxUnpool: the values, the indices (flat, or per-plane when fused), output_shape, the output. */
+  readonly unpool?: { x: string; indices: string; offsets?: Offsets; outputShape?: string; y: string };
+}
+
+/** A sub-session of ONNX Runtime: nodes of one level. */
+export interface OrtStep {
+  readonly kind: 'ort';
+  readonly level: number;
+  readonly nodes: readonly OnnxNode[];
+  readonly inputs: readonly string[];
+  readonly outputs: readonly string[];
+}
+
+export type Step = OrtStep | UnpoolStep;
+
+export interface Plan {
+  readonly graph: OnnxGraph;
+  readonly steps: readonly Step[];
+  /** Whether the whole model is one ORT session (nothing for unpool to run). */
+  readonly whole: boolean;
+  /** Per value: how many steps read it (graph outputs count one more), for releasing intermediates. */
+  readonly uses: ReadonlyMap<string, number>;
+}
+
+/** Spatial dims of a MaxPool or MaxUnpool: its kernel_shape's length. */
+function spatialDims(node: OnnxNode): number {
+  const k = attrInts(node, 'kernel_shape');
+  if (k === undefined || k.length < 1 || k.length > 3) {
+    throw new OnnxModelError(`${describeNode(node)}: kernel_shape=${JSON.stringify(k)} must have 1 to 3 ` +
+        'entries (unpool pools 1d, 2d and 3d)');
+  }
+  return k.length;
+}
+
+/** Partitions `graph` for `provider`. `forced`: node indices ORT refused to run (rules.ts cpuRefusal). */
+export function partition(graph: OnnxGraph, provider: ProviderKind, mode: UnpoolNodes,
+                          forced: ReadonlySet<number>): Plan {
+  const cuts = new Map<OnnxNode, string>();
+  for (const n of graph.nodes) {
+    const why = unpoolRuns(graph, n, provider, mode, forced);
+    if (why !== undefined) cuts.set(n, why);
+  }
+  const graphOutputs = graph.outputs.map((o) => o.name);
+  if (cuts.size === 0) {
+    const inputs = graph.inputs.map((v) => v.name);
+    const step: OrtStep = { kind: 'ort', level: 0, nodes: graph.nodes, inputs, outputs: graphOutputs };
+    return { graph, steps: [step], whole: true, uses: countUses(graph, [step]) };
+  }
+
+  // Shapes a run knows in JavaScript: the feeds', and each cut's input and outputs.
+  const shapeSources = new Set(graph.inputs.map((v) => v.name));
+  for (const n of cuts.keys()) for (const v of [n.inputs[0], ...n.outputs]) if (v !== '') shapeSources.add(v);
+
+  const allDrafts = [...cuts].map(([node, why]) => draftStep(graph, node, why, shapeSources));
+  const cutOf = new Map<string, Draft>();
+  for (const d of allDrafts) for (const v of d.writes) cutOf.set(v, d);
+  // What a run computes: back from the graph's outputs (a cut whose outputs
+  // nothing reads after fusion, the stock exporter's 1x1 MaxPool, drops out).
+  const live = new Set<Draft>();
+  const ortNodes = new Set<OnnxNode>();
+  const work = [...graphOutputs];
+  while (work.length > 0) {
+    const v = work.pop()!;
+    const d = cutOf.get(v);
+    if (d !== undefined) {
+      if (!live.has(d)) {
+        live.add(d);
+        work.push(...d.reads, ...d.shapeReads);
+      }
+      continue;
+    }
+    const p = graph.producer.get(v);
+    if (p === undefined || ortNodes.has(p)) continue;
+    if (cuts.has(p)) {
+      throw new OnnxModelError(`${describeNode(p)}: its output '${v}' is used in a way the runner cannot ` +
+          'give (the flat Indices of a pool whose per-plane indices were fused)');
+    }
+    ortNodes.add(p);
+    work.push(...nodeReads(p));
+  }
+  const drafts = allDrafts.filter((d) => live.has(d));
+
+  // Levels, in node order (the model's nodes are topologically sorted).
+  const ortLevel = new Map<OnnxNode, number>();
+  const cutLevel = new Map<Draft, number>();
+  const availForOrt = (v: string) => {
+    const c = cutOf.get(v);
+    if (c !== undefined) return cutLevel.get(c)! + 1;
+    const p = graph.producer.get(v);
+    return p !== undefined && ortLevel.has(p) ? ortLevel.get(p)! : 0;
+  };
+  const availForCut = (v: string) => {
+    const c = cutOf.get(v);
+    if (c !== undefined) return cutLevel.get(c)!;
+    const p = graph.producer.get(v);
+    return p !== undefined && ortLevel.has(p) ? ortLevel.get(p)! : 0;
+  };
+  const draftOf = new Map(drafts.map((d) => [d.node, d]));
+  for (const n of graph.nodes) {
+    const d = draftOf.get(n);
+    if (d !== undefined) {
+      cutLevel.set(d, Math.max(0, ...[...d.reads, ...d.shapeReads].map(availForCut)));
+    } else if (ortNodes.has(n)) {
+      ortLevel.set(n, Math.max(0, ...nodeReads(n).map(availForOrt)));
+    }
+  }
+
+  const levels = Math.max(0, ...ortLevel.values(), ...cutLevel.values());
+  const steps: Step[] = [];
+  for (let k = 0; k <= levels; ++k) {
+    const nodes = graph.nodes.filter((n) => ortLevel.get(n) === k);
+    if (nodes.length > 0) {
+      const made = new Set(nodes.flatMap((n) => n.outputs));
+      const inputs = [...new Set(nodes.flatMap(nodeReads))].filter((v) => !made.has(v) && !graph.initializers.has(v));
+      steps.push({ kind: 'ort', level: k, nodes, inputs, outputs: [...made].filter((v) => v !== '') });
+    }
+    for (const d of drafts) if (cutLevel.get(d) === k) steps.push({ ...d.step, level: k });
+  }
+  // An ORT step outputs what a later step or the caller reads of it.
+  const usedLater = new Set<string>(graphOutputs);
+  for (const s of steps) for (const v of s.kind === 'ort' ? s.inputs : [...s.reads, ...s.shapeReads]) usedLater.add(v);
+  const final = steps.map((s) => (s.kind === 'ort' ? { ...s, outputs: s.outputs.filter((v) => usedLater.has(v)) } : s));
+  return { graph, steps: final, whole: false, uses: countUses(graph, final) };
+}
+
+function countUses(graph: OnnxGraph, steps: readonly Step[]): Map<string, number> {
+  const uses = new Map<string, number>();
+  const use = (v: string) => uses.set(v, (uses.get(v) ?? 0) + 1);
+  for (const s of steps) {
+    for (const v of new Set(s.kind === 'ort' ? s.inputs : [...s.reads, ...s.shapeReads])) use(v);
+  }
+  for (const o of graph.outputs) use(o.name);
+  return uses;
+}
+
+interface Draft {
+  readonly node: OnnxNode;
+  readonly reads: readonly string[];
+  readonly shapeReads: readonly string[];
+  readonly writes: readonly string[];
+  readonly step: Omit<UnpoolStep, 'level'>;
+}
+
+/** The values a shape-only value reads the shapes of (its Shape nodes' inputs). */
+function shapeReadsOf(graph: OnnxGraph, v: string, out: Set<string>): void {
+  const p = graph.producer.get(v);
+  if (p === undefined) return;
+  if (p.opType === 'Shape') { out.add(p.inputs[0]); return; }
+  for (const r of p.inputs) if (r !== '') shapeReadsOf(graph, r, out);
+}
+
+function draftStep(graph: OnnxGraph, node: OnnxNode, why: string, shapeSources: ReadonlySet<string>): Draft {
+  const dims = spatialDims(node);
+  const shapeReads = new Set<string>();
+  const computed: string[] = [];
+  const compute = (v: string) => {
+    computed.push(v);
+    shapeReadsOf(graph, v, shapeReads);
+  };
+  const used = (v: string | undefined) => v !== undefined && v !== '' &&
+      ((graph.consumers.get(v)?.length ?? 0) > 0 || graph.outputs.some((o) => o.name === v));
+  if (node.opType === 'MaxPool') {
+    const [y, flat] = node.outputs;
+    const fusion = poolFusion(graph, node, dims, shapeSources);
+    // The flat indices are needed only by readers other than the fused Sub.
+    const flatUsed = graph.outputs.some((o) => o.name === flat) ||
+        (graph.consumers.get(flat) ?? []).some((c) => c !== fusion?.sub);
+    if (fusion?.offsets.kind === 'checked') compute(fusion.offsets.value);
+    const pool = {
+      y: used(y) ? y : undefined, flat: flatUsed ? flat : undefined,
+      perPlane: fusion === undefined ? undefined : { value: fusion.perPlane, offsets: fusion.offsets },
+    };
+    const writes = [pool.y, pool.flat, pool.perPlane?.value].filter((v): v is string => v !== undefined);
+    const step = { kind: 'unpool' as const, node, why, dims, reads: [node.inputs[0]], computed, shapeReads: [...shapeReads], pool };
+    return { node, reads: step.reads, shapeReads: step.shapeReads, writes, step };
+  }
+  const [x, flat, outputShape] = node.inputs;
+  const fusion = unpoolFusion(graph, node, shapeSources);
+  const indices = fusion?.perPlane ?? flat;
+  if (fusion !== undefined) compute((fusion.offsets as { value: string }).value);
+  let shapeValue: string | undefined;
+  const reads = [x, indices];
+  if (outputShape !== undefined && outputShape !== '') {
+    shapeValue = outputShape;
+    if (isShapeOnly(graph, outputShape, shapeSources)) compute(outputShape); else reads.push(outputShape);
+  }
+  const unpool = { x, indices, offsets: fusion?.offsets, outputShape: shapeValue, y: node.outputs[0] };
+  const step = { kind: 'unpool' as const, node, why, dims, reads, computed, shapeReads: [...shapeReads], unpool };
+  return { node, reads, shapeReads: step.shapeReads, writes: [unpool.y], step };
+}
