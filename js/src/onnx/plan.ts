@@ -63,7 +63,7 @@ function spatialDims(node: OnnxNode): number {
 
 /** Partitions `graph` for `provider`. `forced`: node indices ORT refused to run (rules.ts cpuRefusal). */
 export function partition(graph: OnnxGraph, provider: ProviderKind, mode: UnpoolNodes,
-                          forced: ReadonlySet<number>): Plan {
+                          forced: ReadonlySet<number>, fuse = true): Plan {
   const cuts = new Map<OnnxNode, string>();
   for (const n of graph.nodes) {
     const why = unpoolRuns(graph, n, provider, mode, forced);
@@ -80,7 +80,7 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
   const shapeSources = new Set(graph.inputs.map((v) => v.name));
   for (const n of cuts.keys()) for (const v of [n.inputs[0], ...n.outputs]) if (v !== '') shapeSources.add(v);
 
-  const allDrafts = [...cuts].map(([node, why]) => draftStep(graph, node, why, shapeSources));
+  const allDrafts = [...cuts].map(([node, why]) => draftStep(graph, node, why, shapeSources, fuse));
   const cutOf = new Map<string, Draft>();
   for (const d of allDrafts) for (const v of d.writes) cutOf.set(v, d);
   // What a run computes: back from the graph's outputs (a cut whose outputs
@@ -178,7 +178,8 @@ function shapeReadsOf(graph: OnnxGraph, v: string, out: Set<string>): void {
   for (const r of p.inputs) if (r !== '') shapeReadsOf(graph, r, out);
 }
 
-function draftStep(graph: OnnxGraph, node: OnnxNode, why: string, shapeSources: ReadonlySet<string>): Draft {
+function draftStep(graph: OnnxGraph, node: OnnxNode, why: string, shapeSources: ReadonlySet<string>,
+                   fuse: boolean): Draft {
   const dims = spatialDims(node);
   const shapeReads = new Set<string>();
   const computed: string[] = [];
@@ -190,7 +191,7 @@ function draftStep(graph: OnnxGraph, node: OnnxNode, why: string, shapeSources: 
       ((graph.consumers.get(v)?.length ?? 0) > 0 || graph.outputs.some((o) => o.name === v));
   if (node.opType === 'MaxPool') {
     const [y, flat] = node.outputs;
-    const fusion = poolFusion(graph, node, dims, shapeSources);
+    const fusion = fuse ? poolFusion(graph, node, dims, shapeSources) : undefined;
     // The flat indices are needed only by readers other than the fused Sub.
     const flatUsed = graph.outputs.some((o) => o.name === flat) ||
         (graph.consumers.get(flat) ?? []).some((c) => c !== fusion?.sub);
@@ -204,7 +205,7 @@ function draftStep(graph: OnnxGraph, node: OnnxNode, why: string, shapeSources: 
     return { node, reads: step.reads, shapeReads: step.shapeReads, writes, step };
   }
   const [x, flat, outputShape] = node.inputs;
-  const fusion = unpoolFusion(graph, node, shapeSources);
+  const fusion = fuse ? unpoolFusion(graph, node, shapeSources) : undefined;
   const indices = fusion?.perPlane ?? flat;
   if (fusion !== undefined) compute((fusion.offsets as { value: string }).value);
   let shapeValue: string | undefined;

@@ -10,6 +10,7 @@ import { initWebGPU, WebGPUBackend } from '../webgpu/index.js';
 import type { ContentCheck } from '../webgpu/tensor.js';
 import { gpuExec, hostExec } from './exec.js';
 import { OnnxModelError, OnnxGraph, readModel, subModel } from './model.js';
+import { AttributeProto_AttributeType as AttrType } from './onnx_pb.js';
 import { elemTypeOf, OrtNamespace, OrtSessionLike, OrtTensorLike, TensorOf } from './ort.js';
 import { partition, Plan, Step } from './plan.js';
 import { cpuRefusal, ProviderKind, UnpoolNodes } from './rules.js';
@@ -35,14 +36,42 @@ export interface CreateSessionOptions<O extends OrtNamespace = OrtNamespace> {
    * execution provider fails on; 'all', every one (their inputs and outputs can then be fetched).
    */
   unpoolNodes?: UnpoolNodes;
+  /**
+   * Whether the index arithmetic around the nodes unpool runs is fused away (default true). false
+   * runs it in ORT sub-sessions as the graph says: for checking that the fusions give the same bits.
+   */
+  fuse?: boolean;
   /** Any other ORT session option, passed to every sub-session. */
   readonly [option: string]: unknown;
 }
 
 /** One step of a session's partition, as `session.steps` describes it. */
 export type StepInfo =
-  | { readonly kind: 'ort'; readonly nodes: number; readonly inputs: readonly string[]; readonly outputs: readonly string[] }
-  | { readonly kind: 'unpool'; readonly node: string; readonly op: string; readonly why: string };
+  | {
+    readonly kind: 'ort';
+    /** Number of the model's nodes in this ORT sub-session. */
+    readonly nodes: number;
+    readonly inputs: readonly string[];
+    readonly outputs: readonly string[];
+  }
+  | {
+    readonly kind: 'unpool';
+    /** The node's name (or its op and position when it has none). */
+    readonly node: string;
+    readonly op: 'MaxPool' | 'MaxUnpool';
+    /** Why unpool runs it: what the execution provider fails on, or unpoolNodes: 'all'. */
+    readonly why: string;
+    /**
+     * The values it reads: MaxPool [x]; MaxUnpool [x, indices], with the
+     * per-plane indices of a pool (PyTorch's) where the flat-index
+     * arithmetic between them was fused.
+     */
+    readonly inputs: readonly string[];
+    /** The values it gives: MaxPool [values, indices] (per-plane where fused, else flat); MaxUnpool [output]. */
+    readonly outputs: readonly string[];
+    /** Its ONNX attributes (kernel_shape, strides, pads, dilations, ceil_mode, ...). */
+    readonly attributes: Readonly<Record<string, number | readonly number[] | string>>;
+  };
 
 /** A model run by ORT sub-sessions and unpool: ORT's InferenceSession in shape. */
 export interface UnpoolSession<T = OrtTensorLike> {
@@ -102,12 +131,13 @@ export async function createSession<O extends OrtNamespace>(
   if (!isObject(options)) {
     throw new UnpoolTypeError(`createSession: options must be an object with ort, got ${describe(options)}`);
   }
-  const { ort, executionProviders, preferredOutputLocation, unpoolNodes = 'auto', ...rest } = options;
+  const { ort, executionProviders, preferredOutputLocation, unpoolNodes = 'auto', fuse = true, ...rest } = options;
   const { kind, device } = providerKind(executionProviders);
   checkOrt(ort, kind);
   if (unpoolNodes !== 'auto' && unpoolNodes !== 'all') {
     throw new UnpoolTypeError(`createSession: unpoolNodes=${describe(unpoolNodes)} must be 'auto' or 'all'`);
   }
+  if (typeof fuse !== 'boolean') throw new UnpoolTypeError(`createSession: fuse=${describe(fuse)} must be a boolean`);
   const bytes = await readBytes('createSession', model);
   const graph = readModel(bytes);
   const locationOf = (name: string): Location => {
@@ -117,7 +147,7 @@ export async function createSession<O extends OrtNamespace>(
   };
   const forced = new Set<number>();
   for (;;) {
-    const plan = partition(graph, kind, unpoolNodes, forced);
+    const plan = partition(graph, kind, unpoolNodes, forced, fuse);
     try {
       const made = await subSessions(ort, plan, bytes, { ...rest, executionProviders }, kind, locationOf);
       let gpu: WebGPUBackend | undefined;
@@ -207,6 +237,24 @@ function cutTypes(s: Step, types: Map<string, number>): void {
   }
 }
 
+function stepInfo(s: Step): StepInfo {
+  if (s.kind === 'ort') return { kind: 'ort', nodes: s.nodes.length, inputs: s.inputs, outputs: s.outputs };
+  const attributes: Record<string, number | readonly number[] | string> = {};
+  for (const a of s.node.proto.attribute) {
+    if (a.type === AttrType.INTS) attributes[a.name] = a.ints.map(Number);
+    else if (a.type === AttrType.INT) attributes[a.name] = Number(a.i);
+    else if (a.type === AttrType.STRING) attributes[a.name] = new TextDecoder().decode(a.s);
+  }
+  const { pool, unpool } = s;
+  return {
+    kind: 'unpool', node: s.node.label, op: s.node.opType as 'MaxPool' | 'MaxUnpool', why: s.why,
+    inputs: pool !== undefined ? [s.node.inputs[0]] : [unpool!.x, unpool!.indices],
+    outputs: pool !== undefined
+      ? [pool.y ?? s.node.outputs[0], pool.perPlane?.value ?? pool.flat ?? s.node.outputs[1]] : [unpool!.y],
+    attributes,
+  };
+}
+
 class Session {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
@@ -221,9 +269,7 @@ class Session {
     const { graph } = plan;
     this.inputNames = Object.freeze(graph.inputs.map((v) => v.name));
     this.outputNames = Object.freeze(graph.outputs.map((v) => v.name));
-    this.steps = Object.freeze(plan.steps.map((s): StepInfo => (s.kind === 'ort'
-      ? { kind: 'ort', nodes: s.nodes.length, inputs: s.inputs, outputs: s.outputs }
-      : { kind: 'unpool', node: s.node.label, op: s.node.opType, why: s.why })));
+    this.steps = Object.freeze(plan.steps.map(stepInfo));
     const cut = plan.steps.flatMap((s) => (s.kind === 'unpool'
       ? [...s.reads, s.pool?.y, s.pool?.flat, s.pool?.perPlane?.value, s.unpool?.y].filter((v): v is string => v !== undefined)
       : []));
