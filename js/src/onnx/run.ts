@@ -68,16 +68,17 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
     if (v === undefined) throw new OnnxModelError(`value '${name}' was not computed (a bug of the runner)`);
     return (exec.kind === 'webgpu' ? convert.toGpu(v) : convert.toHost(v)) as H;
   };
-  const made = (name: string | undefined, t: H) => {
+  const made = (name: string | undefined, t: H, owner?: H) => {
     if (name === undefined) {
-      exec.free(t);
+      exec.free(owner ?? t);
       return;
     }
     put(name, exec.shape(t), (v) => {
       if (exec.kind === 'webgpu') {
         v.gpu = t as GpuTensor;
         v.gpuOwned = true;
-        const g = t as GpuTensor;
+        v.keep = owner as GpuTensor | undefined;
+        const g = (owner ?? t) as GpuTensor;
         for (const check of g.checks) checks.push({ owner: g.owner, check });
       } else {
         v.host = t as HostTensor;
@@ -142,7 +143,8 @@ async function handOut<H>(ctx: RunContext<H>, v: Value, location: string): Promi
 }
 
 /** One unpool step: MaxPool or MaxUnpool in ONNX's semantics, on the run's backend. */
-function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H, made: (name: string | undefined, t: H) => void,
+function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H,
+                          made: (name: string | undefined, t: H, owner?: H) => void,
                           intsOf: (name: string) => IntTensor, exec: Exec<H>): void {
   const { node, dims } = step;
   if (step.pool !== undefined) {
@@ -166,21 +168,15 @@ function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H, made: (n
   const given = u.outputShape !== undefined ? intsOf(u.outputShape) : undefined;
   const outShape = unpoolShape(node, xShape, dims, given);
   const spatial = outShape.slice(2);
-  let perPlane: H;
-  if (u.offsets !== undefined) {
-    if (u.offsets.kind === 'checked' &&
-        !arePlaneOffsets(intsOf(u.offsets.value), xShape[0], xShape[1], product(spatial), dims + 2)) {
-      throw new OnnxModelError(`${describeNode(node)}: the offsets added to its indices ('${u.offsets.value}') ` +
-          'are not its output\'s plane offsets at this run; the runner fuses only that arithmetic');
-    }
-    perPlane = input(u.indices);
-    made(u.y, exec.unpool(dims, x, perPlane, spatial));
-  } else {
-    perPlane = exec.toPerPlane(input(u.indices), outShape);
-    try {
-      made(u.y, exec.unpool(dims, x, perPlane, spatial));
-    } finally {
-      exec.free(perPlane);
-    }
+  if (u.offsets === undefined) {
+    const { result, owner } = exec.unpoolFlat(x, input(u.indices), outShape);
+    made(u.y, result, owner);
+    return;
   }
+  if (u.offsets.kind === 'checked' &&
+      !arePlaneOffsets(intsOf(u.offsets.value), xShape[0], xShape[1], product(spatial), dims + 2)) {
+    throw new OnnxModelError(`${describeNode(node)}: the offsets added to its indices ('${u.offsets.value}') ` +
+        'are not its output\'s plane offsets at this run; the runner fuses only that arithmetic');
+  }
+  made(u.y, exec.unpool(dims, x, input(u.indices), spatial));
 }

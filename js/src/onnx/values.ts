@@ -19,6 +19,8 @@ export class Value {
   gpu?: GpuTensor;
   /** Whether `gpu` was made by the run (a result, an upload or a wrap) and not handed to ORT. */
   gpuOwned = false;
+  /** A GpuTensor that holds `gpu`'s buffer when `gpu` is a view of it, destroyed with the value. */
+  keep?: GpuTensor;
   readonly dims: readonly number[];
 
   constructor(dims: readonly number[]) {
@@ -26,10 +28,11 @@ export class Value {
   }
 
   release(): void {
-    const { ort, gpu } = this;
-    this.ort = this.host = this.gpu = undefined;
+    const { ort, gpu, keep } = this;
+    this.ort = this.host = this.gpu = this.keep = undefined;
     if (ort !== undefined && this.ortOwned) ort.dispose();
     if (gpu !== undefined && this.gpuOwned && !gpu.isDestroyed) gpu.destroy();
+    keep?.destroy();
     this.ortOwned = this.gpuOwned = false;
   }
 }
