@@ -32,11 +32,9 @@ export interface Exec<H> {
    * ONNX's MaxUnpool as ORT computes it: every value scattered to its flat
    * index in the whole output of shape `outputShape` (an index may fall in
    * another (n, c) plane). unpool's kernel-free unpool of one plane of all
-   * the elements does exactly that, the later duplicate winning. `result`
-   * has `outputShape`; `owner`, when given, holds its buffer and is freed
-   * when `result` is.
+   * the elements does exactly that, the later duplicate winning.
    */
-  unpoolFlat(x: H, flat: H, outputShape: readonly number[]): { result: H; owner?: H };
+  unpoolFlat(x: H, flat: H, outputShape: readonly number[]): H;
   /** Releases a tensor this backend made (GPU: destroys it; host: nothing). */
   free(t: H): void;
 }
@@ -54,7 +52,7 @@ export const hostExec: Exec<HostTensor> = {
     const plane = (t: HostTensor) => [1, 1, t.data.length];
     const y = call<TensorResult>(maxUnpool1d, { data: x.data, shape: plane(x) }, { data: flat.data, shape: plane(flat) },
                                  { outputSize: [outputShape.reduce((a, b) => a * b, 1)] });
-    return { result: { ...y, shape: outputShape.slice() } };
+    return { ...y, shape: outputShape.slice() };
   },
   free: () => {},
 };
@@ -70,12 +68,10 @@ export function gpuExec(gpu: WebGPUBackend): Exec<GpuTensor> {
       call(gpu.convertIndices, i, { from: 'pytorch', to: 'onnx', inputShape, indexType: 'int64' }),
     unpool: (dims, x, i, outputSize) => call(ops[name('maxUnpool', dims)], x, i, { outputSize: outputSize.slice() }),
     unpoolFlat(x, flat, outputShape) {
-      // Views of the same buffers as one plane (wraps own nothing), and of the result in its shape.
-      const view = (t: GpuTensor, shape: readonly number[]) =>
-        gpu.wrap(t.buffer as never, { shape, dtype: t.dtype }) as GpuTensor;
-      const owner = call<GpuTensor>(ops.maxUnpool1d, view(x, [1, 1, x.size]), view(flat, [1, 1, flat.size]),
-                                    { outputSize: [outputShape.reduce((a, b) => a * b, 1)] });
-      return { result: view(owner, outputShape), owner };
+      // Views of the inputs as one plane (wraps own nothing); the result takes its shape.
+      const view = (t: GpuTensor) => gpu.wrap(t.buffer as never, { shape: [1, 1, t.size], dtype: t.dtype }) as GpuTensor;
+      const y = call<GpuTensor>(ops.maxUnpool1d, view(x), view(flat), { outputSize: [outputShape.reduce((a, b) => a * b, 1)] });
+      return y.reshaped(outputShape);
     },
     free: (t) => t.destroy(),
   };

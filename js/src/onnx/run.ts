@@ -21,14 +21,15 @@ export interface RunContext<H> {
   readonly convert: Converter;
   /** Where each returned value goes: 'cpu' or 'gpu-buffer'. */
   readonly locationOf: (name: string) => string;
-  /** Reads the content checks of the run's GPU calls; rejects with the first failure. */
-  readonly checkAll?: (checks: readonly PendingCheck[]) => Promise<void>;
+  /** Reads the content checks of the run's GPU calls: the first that failed, and its error. */
+  readonly checkAll?: (checks: readonly PendingCheck[]) => Promise<{ step: UnpoolStep; error: unknown } | undefined>;
 }
 
-/** A content check of a GPU call of the run, and the backend that reads it. */
+/** A content check of a GPU call of the run, the backend that reads it, and the step that made it. */
 export interface PendingCheck {
   readonly owner: GpuOwner;
   readonly check: ContentCheck;
+  readonly step: UnpoolStep;
 }
 
 const product = (d: readonly number[]) => d.reduce((a, b) => a * b, 1);
@@ -68,18 +69,18 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
     if (v === undefined) throw new OnnxModelError(`value '${name}' was not computed (a bug of the runner)`);
     return (exec.kind === 'webgpu' ? convert.toGpu(v) : convert.toHost(v)) as H;
   };
-  const made = (name: string | undefined, t: H, owner?: H) => {
+  let current: UnpoolStep | undefined;
+  const made = (name: string | undefined, t: H) => {
     if (name === undefined) {
-      exec.free(owner ?? t);
+      exec.free(t);
       return;
     }
     put(name, exec.shape(t), (v) => {
       if (exec.kind === 'webgpu') {
         v.gpu = t as GpuTensor;
         v.gpuOwned = true;
-        v.keep = owner as GpuTensor | undefined;
-        const g = (owner ?? t) as GpuTensor;
-        for (const check of g.checks) checks.push({ owner: g.owner, check });
+        const g = t as GpuTensor;
+        for (const check of g.checks) checks.push({ owner: g.owner, check, step: current! });
       } else {
         v.host = t as HostTensor;
       }
@@ -98,7 +99,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
       const step = plan.steps[i];
       if (step.kind === 'ort') {
         const inputs: Record<string, OrtTensorLike> = {};
-        for (const name of step.inputs) inputs[name] = convert.toOrt(values.get(name)!);
+        for (const name of step.inputs) inputs[name] = await convert.toOrt(values.get(name)!);
         const out = await ctx.sessions[i]!.run(inputs as never, runOptions as never);
         for (const name of step.outputs) {
           put(name, out[name].dims, (v) => { v.ort = out[name]; v.ortOwned = true; });
@@ -106,6 +107,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
         done(step.inputs);
         continue;
       }
+      current = step;
       try {
         runUnpoolStep(step, asH, made, intsOf, exec);
       } catch (e) {
@@ -113,7 +115,8 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
       }
       done([...step.reads, ...step.shapeReads]);
     }
-    if (ctx.checkAll !== undefined && checks.length > 0) await ctx.checkAll(checks);
+    const failed = ctx.checkAll !== undefined && checks.length > 0 ? await ctx.checkAll(checks) : undefined;
+    if (failed !== undefined) throw inNode(failed.step, failed.error);
     const result: Record<string, OrtTensorLike> = {};
     for (const name of fetches) {
       const v = values.get(name)!;
@@ -136,7 +139,7 @@ async function handOut<H>(ctx: RunContext<H>, v: Value, location: string): Promi
     v.gpu.destroy();
     v.gpu = undefined;
   }
-  const t = ctx.convert.toOrt(v);
+  const t = await ctx.convert.toOrt(v);
   v.ortOwned = false;
   v.gpuOwned = false;
   return t;
@@ -144,7 +147,7 @@ async function handOut<H>(ctx: RunContext<H>, v: Value, location: string): Promi
 
 /** One unpool step: MaxPool or MaxUnpool in ONNX's semantics, on the run's backend. */
 function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H,
-                          made: (name: string | undefined, t: H, owner?: H) => void,
+                          made: (name: string | undefined, t: H) => void,
                           intsOf: (name: string) => IntTensor, exec: Exec<H>): void {
   const { node, dims } = step;
   if (step.pool !== undefined) {
@@ -169,8 +172,7 @@ function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H,
   const outShape = unpoolShape(node, xShape, dims, given);
   const spatial = outShape.slice(2);
   if (u.offsets === undefined) {
-    const { result, owner } = exec.unpoolFlat(x, input(u.indices), outShape);
-    made(u.y, result, owner);
+    made(u.y, exec.unpoolFlat(x, input(u.indices), outShape));
     return;
   }
   if (u.offsets.kind === 'checked' &&
