@@ -108,7 +108,8 @@ def record_run(case, model, shape, seed, blob):
     inputs = [tensor("x", x, {})]
     outputs = []
     for (name, kind), t in zip(case.outputs.items(), out):
-        outputs.append(tensor(name, t, {"kind": kind} if kind == "indices" else {"kind": kind, "atol": case.atol}))
+        extra = {"kind": kind} if kind == "indices" else {"kind": kind, "atol": case.atol}
+        outputs.append(tensor(name, t, extra))
     return {"inputs": inputs, "outputs": outputs}, (min(margins) if margins else None)
 
 
