@@ -8,8 +8,8 @@ export default defineConfig({
   test: {
     include: ['tests/models/**/*.node.test.ts'],
     environment: 'node',
-    // A SegNet at 3x64x64 takes well under a second on ORT's CPU EP, but the
-    // WebGPU-free runner legs and a loaded 2-core machine want a margin.
+    // A 3x64x64 SegNet takes well under a second on ORT's CPU EP; the margin
+    // is for a loaded 2-core machine and for slower runners' tests here.
     testTimeout: 120_000,
     reporters: ['default'],
   },
