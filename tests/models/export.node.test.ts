@@ -7,7 +7,8 @@
 // as recorded, so the JSON stays true when ORT changes.
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { compareOutputs, diffStats, loadFixtures } from './fixtures.js';
+import { compareOutputs, diffStats } from './fixtures.js';
+import { loadFixtures } from './load-fixtures.js';
 import type { Fixture, FixtureRun } from './fixtures.js';
 
 const dir = process.env.UNPOOL_MODELS_DIR ?? 'build/models';

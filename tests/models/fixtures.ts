@@ -1,11 +1,10 @@
-// The model fixtures of tests/models/make-fixtures.py: loadFixtures(dir)
-// reads every <name>.json with its .bin (the format: tests/models/README.md)
-// into typed arrays; compareOutputs(got, want) checks one run's results
-// against PyTorch's as the JSON says (indices bit for bit, values within
-// atol, logits within atol and every argmax label over axis 1 equal).
-// Shared by the exporter's test (export.node.test.ts) and the runner's.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// The model fixtures of tests/models/make-fixtures.py: parseFixture() reads
+// a <name>.json with its .bin (the format: tests/models/README.md) into
+// typed arrays (load-fixtures.ts in Node, fetch-fixtures.ts in browsers);
+// compareOutputs(got, want) checks one run's results against PyTorch's as
+// the JSON says (indices bit for bit, values within atol, logits within atol
+// and every argmax label over axis 1 equal). Shared by the exporter's test
+// (export.node.test.ts) and the runner's (models-cases.ts).
 
 export type FixtureDType = 'float32' | 'float64' | 'int64' | 'int32' | 'float16' | 'uint8' | 'int8' | 'int16';
 export type FixtureArray = Float32Array | Float64Array | BigInt64Array | Int32Array | Uint16Array | Uint8Array |
@@ -58,7 +57,7 @@ const ARRAYS: Record<FixtureDType, { new (b: ArrayBuffer): FixtureArray; BYTES_P
   float16: Uint16Array, uint8: Uint8Array, int8: Int8Array, int16: Int16Array,
 };
 
-function tensor<T extends FixtureTensor>(file: string, bin: Buffer, t: T): T {
+function tensor<T extends FixtureTensor>(file: string, bin: Uint8Array, t: T): T {
   const Array = ARRAYS[t.dtype];
   if (!Array) throw new Error(`${file}: ${t.name}: unknown dtype '${t.dtype}'`);
   const count = t.shape.reduce((a, b) => a * b, 1);
@@ -67,29 +66,20 @@ function tensor<T extends FixtureTensor>(file: string, bin: Buffer, t: T): T {
       `in a .bin of ${bin.length}`);
   }
   // A copy: aligned for its element size, and owned by the caller.
-  const bytes = new Uint8Array(t.bytes);
-  bytes.set(bin.subarray(t.offset, t.offset + t.bytes));
-  return { ...t, data: new Array(bytes.buffer) };
+  const bytes = bin.buffer.slice(bin.byteOffset + t.offset, bin.byteOffset + t.offset + t.bytes) as ArrayBuffer;
+  return { ...t, data: new Array(bytes) };
 }
 
-/** Every fixture in `dir` (each <name>.json with its .bin), by name. */
-export function loadFixtures(dir: string): Fixture[] {
-  const names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  return names.map((file) => {
-    const json = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<Fixture, 'modelPath'>;
-    const bin = readFileSync(join(dir, file.replace(/\.json$/, '.bin')));
-    const runs = json.runs.map((run, index) => ({
-      caseName: json.name,
-      index,
-      inputs: run.inputs.map((t) => tensor(file, bin, t)),
-      outputs: run.outputs.map((t) => tensor(file, bin, t)),
-    }));
-    return { ...json, modelPath: join(dir, json.model), runs };
-  });
+/** One fixture from its JSON (parsed), its .bin's bytes and where its .onnx is (a path or a URL). */
+export function parseFixture(file: string, json: Omit<Fixture, 'modelPath'>, bin: Uint8Array, modelPath: string): Fixture {
+  const runs = json.runs.map((run, index) => ({
+    caseName: json.name,
+    index,
+    inputs: run.inputs.map((t) => tensor(file, bin, t)),
+    outputs: run.outputs.map((t) => tensor(file, bin, t)),
+  }));
+  return { ...json, modelPath, runs };
 }
-
-/** An element as a runner gives it (ORT's tensors type theirs so; a string is never a match). */
-type Element = number | bigint | string;
 
 /** What a runner gave for one output (an ort.Tensor fits: data and dims). */
 export interface GotTensor {

@@ -154,15 +154,16 @@ function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H,
     const x = input(node.inputs[0]);
     const shape = exec.shape(x);
     const { output, indices } = exec.pool(dims, x, poolOptions(node, shape, dims));
-    const plane = product(shape.slice(2));
+    if (step.pool.flat !== undefined) made(step.pool.flat, exec.toFlat(indices, shape));
+    made(step.pool.y, output);
     const p = step.pool.perPlane;
-    if (p?.offsets.kind === 'checked' && !arePlaneOffsets(intsOf(p.offsets.value), shape[0], shape[1], plane, dims + 2)) {
+    made(p?.value, indices);
+    // The offsets may read the shapes of the outputs just made.
+    if (p?.offsets.kind === 'checked' &&
+        !arePlaneOffsets(intsOf(p.offsets.value), shape[0], shape[1], product(shape.slice(2)), dims + 2)) {
       throw new OnnxModelError(`${describeNode(node)}: the offsets its Indices are reduced by ('${p.offsets.value}') ` +
           'are not its input\'s plane offsets at this run; the runner fuses only that arithmetic');
     }
-    if (step.pool.flat !== undefined) made(step.pool.flat, exec.toFlat(indices, shape));
-    made(step.pool.y, output);
-    made(step.pool.perPlane?.value, indices);
     return;
   }
   const u = step.unpool!;
