@@ -9,7 +9,7 @@
 import { Offsets, poolFusion, unpoolFusion } from './fuse.js';
 import { attrInts, describeNode, nodeReads, OnnxGraph, OnnxModelError, OnnxNode } from './model.js';
 import { ProviderKind, unpoolRuns, UnpoolNodes } from './rules.js';
-import { isShapeOnly } from './shapes.js';
+import { isShapeOnly, VIEW_OPS } from './shapes.js';
 
 /** A MaxPool or MaxUnpool that unpool runs. */
 export interface UnpoolStep {
@@ -40,7 +40,24 @@ export interface OrtStep {
   readonly outputs: readonly string[];
 }
 
-export type Step = OrtStep | UnpoolStep;
+/**
+ * A node that only gives a value of an unpool step another shape
+ * (Squeeze, Unsqueeze, Reshape, Flatten, Identity: the exporter's Unsqueeze
+ * of an unbatched or 1d pool's indices), done in JavaScript as a view of
+ * the same memory instead of an ORT sub-session of its own.
+ */
+export interface ViewStep {
+  readonly kind: 'view';
+  readonly node: OnnxNode;
+  readonly level: number;
+  readonly reads: readonly string[];
+  readonly computed: readonly string[];
+  readonly shapeReads: readonly string[];
+  /** Whether the view is its source's only reader, and so takes its memory over. */
+  readonly takesOver: boolean;
+}
+
+export type Step = OrtStep | UnpoolStep | ViewStep;
 
 export interface Plan {
   readonly graph: OnnxGraph;
@@ -83,6 +100,25 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
   const allDrafts = [...cuts].map(([node, why]) => draftStep(graph, node, why, shapeSources, fuse));
   const cutOf = new Map<string, Draft>();
   for (const d of allDrafts) for (const v of d.writes) cutOf.set(v, d);
+  // Views of the cuts' values, in node order (a view of a view too).
+  for (const n of graph.nodes) {
+    const [x, ...args] = n.inputs;
+    const out = n.outputs[0];
+    // The view takes its source's memory over where nothing else reads it; else it shares it,
+    // which a value returned to the caller cannot.
+    const takesOver = graph.consumers.get(x)?.length === 1 && !graphOutputs.includes(x);
+    if (n.domain !== '' || !VIEW_OPS.has(n.opType) || !cutOf.has(x) || (graphOutputs.includes(out) && !takesOver) ||
+        !args.every((v) => v === '' || isShapeOnly(graph, v, shapeSources))) continue;
+    const computed = args.filter((v) => v !== '');
+    const shapeReads = new Set<string>();
+    for (const v of computed) shapeReadsOf(graph, v, shapeReads);
+    const step: Omit<ViewStep, 'level'> = {
+      kind: 'view', node: n, reads: [x], computed, shapeReads: [...shapeReads], takesOver,
+    };
+    const d: Draft = { node: n, reads: step.reads, shapeReads: step.shapeReads, writes: [out], step };
+    allDrafts.push(d);
+    cutOf.set(out, d);
+  }
   // What a run computes: back from the graph's outputs (a cut whose outputs
   // nothing reads after fusion, the stock exporter's 1x1 MaxPool, drops out).
   const live = new Set<Draft>();
@@ -107,7 +143,7 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
     ortNodes.add(p);
     work.push(...nodeReads(p));
   }
-  const drafts = allDrafts.filter((d) => live.has(d));
+  const drafts = allDrafts.filter((d) => live.has(d)).sort((a, b) => a.node.index - b.node.index);
 
   // Levels, in node order (the model's nodes are topologically sorted).
   const ortLevel = new Map<OnnxNode, number>();
@@ -136,11 +172,18 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
     }
   }
 
+  // A Constant goes to every sub-session that reads it, as an initializer
+  // does, instead of crossing from one to the next (ORT would hand a small
+  // CPU-side constant over as a GPU buffer and read it back).
+  const constants = new Set([...ortNodes].filter((n) => n.opType === 'Constant' && n.domain === ''));
+  for (const c of constants) ortLevel.delete(c);
   const levels = Math.max(0, ...ortLevel.values(), ...cutLevel.values());
   const steps: Step[] = [];
   for (let k = 0; k <= levels; ++k) {
-    const nodes = graph.nodes.filter((n) => ortLevel.get(n) === k);
-    if (nodes.length > 0) {
+    const own = graph.nodes.filter((n) => ortLevel.get(n) === k);
+    const reads = new Set(own.flatMap(nodeReads));
+    const nodes = graph.nodes.filter((n) => ortLevel.get(n) === k || (constants.has(n) && reads.has(n.outputs[0])));
+    if (own.length > 0) {
       const made = new Set(nodes.flatMap((n) => n.outputs));
       const inputs = [...new Set(nodes.flatMap(nodeReads))].filter((v) => !made.has(v) && !graph.initializers.has(v));
       steps.push({ kind: 'ort', level: k, nodes, inputs, outputs: [...made].filter((v) => v !== '') });
@@ -169,7 +212,7 @@ interface Draft {
   readonly reads: readonly string[];
   readonly shapeReads: readonly string[];
   readonly writes: readonly string[];
-  readonly step: Omit<UnpoolStep, 'level'>;
+  readonly step: Omit<UnpoolStep, 'level'> | Omit<ViewStep, 'level'>;
 }
 
 /** The values a shape-only value reads the shapes of (its Shape nodes' inputs). */

@@ -6,11 +6,11 @@ import { UnpoolError, UnpoolTypeError } from '../tensor.js';
 import type { ContentCheck, GpuOwner, GpuTensor } from '../webgpu/tensor.js';
 import type { Exec, HostTensor } from './exec.js';
 import { arePlaneOffsets } from './fuse.js';
-import { describeNode, OnnxModelError } from './model.js';
+import { attrInts, describeNode, OnnxModelError } from './model.js';
 import type { OrtSessionLike, OrtTensorLike } from './ort.js';
 import type { Plan, UnpoolStep } from './plan.js';
 import { poolOptions, unpoolShape } from './semantics.js';
-import { evaluate, IntTensor } from './shapes.js';
+import { evaluate, IntTensor, viewShape } from './shapes.js';
 import { Converter, Value } from './values.js';
 
 /** What a run needs of its session. */
@@ -105,6 +105,40 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
           put(name, out[name].dims, (v) => { v.ort = out[name]; v.ortOwned = true; });
         }
         done(step.inputs);
+        continue;
+      }
+      if (step.kind === 'view') {
+        // The same memory under another shape; the source lives as long as the view.
+        const [x] = step.reads;
+        const src = values.get(x)!;
+        const node = step.node;
+        const dims = viewShape(node, src.dims, (k, name) => {
+          const v = node.inputs[k];
+          return v !== undefined && v !== '' ? intsOf(v).data.map(Number) : attrInts(node, name);
+        });
+        put(node.outputs[0], dims, (v) => {
+          if (exec.kind === 'webgpu') {
+            const g = convert.toGpu(src);
+            if (step.takesOver && src.gpuOwned) {
+              // The buffer, and whatever keeps it alive (a view's source), pass to the view.
+              v.gpu = g.reshaped(dims);
+              v.onRelease = src.onRelease;
+              src.gpu = src.onRelease = undefined;
+            } else {
+              v.gpu = convert.view(g, dims);
+            }
+            v.gpuOwned = true;
+          } else {
+            const h = convert.toHost(src);
+            v.host = { data: h.data, dims, type: 'dtype' in h ? h.dtype : h.type };
+          }
+          if (v.gpu !== undefined && src.gpu !== undefined) {
+            // A shared buffer: the source lives as long as the view.
+            left.set(x, (left.get(x) ?? 0) + 1);
+            v.onRelease = () => done([x]);
+          }
+        });
+        done([...step.reads, ...step.shapeReads]);
         continue;
       }
       current = step;

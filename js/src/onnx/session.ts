@@ -71,6 +71,14 @@ export type StepInfo =
     readonly outputs: readonly string[];
     /** Its ONNX attributes (kernel_shape, strides, pads, dilations, ceil_mode, ...). */
     readonly attributes: Readonly<Record<string, number | readonly number[] | string>>;
+  }
+  | {
+    /** A Squeeze, Unsqueeze, Reshape, Flatten or Identity of an unpool step's value, done as a view in JavaScript. */
+    readonly kind: 'view';
+    readonly node: string;
+    readonly op: string;
+    readonly input: string;
+    readonly output: string;
   };
 
 /** A model run by ORT sub-sessions and unpool: ORT's InferenceSession in shape. */
@@ -187,7 +195,7 @@ async function subSessions(ort: OrtNamespace, plan: Plan, bytes: Uint8Array, opt
   const sessions: (OrtSessionLike | undefined)[] = [];
   try {
     for (const s of plan.steps) {
-      if (s.kind === 'unpool') {
+      if (s.kind !== 'ort') {
         cutTypes(s, types);
         sessions.push(undefined);
         continue;
@@ -226,8 +234,12 @@ function declaredTypes(graph: OnnxGraph): Map<string, number> {
 
 /** The types of an unpool step's outputs: its values' type, and int64 indices. */
 function cutTypes(s: Step, types: Map<string, number>): void {
-  if (s.kind !== 'unpool') return;
+  if (s.kind === 'ort') return;
   const x = types.get(s.node.inputs[0]);
+  if (s.kind === 'view') {
+    if (x !== undefined) types.set(s.node.outputs[0], x);
+    return;
+  }
   const INT64 = 7;
   if (s.pool !== undefined) {
     if (s.pool.y !== undefined && x !== undefined) types.set(s.pool.y, x);
@@ -239,6 +251,7 @@ function cutTypes(s: Step, types: Map<string, number>): void {
 
 function stepInfo(s: Step): StepInfo {
   if (s.kind === 'ort') return { kind: 'ort', nodes: s.nodes.length, inputs: s.inputs, outputs: s.outputs };
+  if (s.kind === 'view') return { kind: 'view', node: s.node.label, op: s.node.opType, input: s.reads[0], output: s.node.outputs[0] };
   const attributes: Record<string, number | readonly number[] | string> = {};
   for (const a of s.node.proto.attribute) {
     if (a.type === AttrType.INTS) attributes[a.name] = a.ints.map(Number);
@@ -270,8 +283,10 @@ class Session {
     this.inputNames = Object.freeze(graph.inputs.map((v) => v.name));
     this.outputNames = Object.freeze(graph.outputs.map((v) => v.name));
     this.steps = Object.freeze(plan.steps.map(stepInfo));
+    const views = new Set(plan.steps.flatMap((s) => (s.kind === 'view' ? [s.node.outputs[0]] : [])));
     const cut = plan.steps.flatMap((s) => (s.kind === 'unpool'
-      ? [...s.reads, s.pool?.y, s.pool?.flat, s.pool?.perPlane?.value, s.unpool?.y].filter((v): v is string => v !== undefined)
+      ? [...s.reads, s.pool?.y, s.pool?.flat, s.pool?.perPlane?.value, s.unpool?.y]
+        .filter((v): v is string => v !== undefined && !views.has(v))
       : []));
     this.fetchable = Object.freeze([...new Set([...this.outputNames, ...cut])]);
     const exec = kind === 'webgpu' && gpu !== undefined ? gpuExec(gpu) : hostExec;
