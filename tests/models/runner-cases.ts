@@ -125,11 +125,12 @@ export function runnerCases(side: RunnerSide): void {
         { op: 'MaxUnpool', name: 'unpool', inputs: ['p', 'i'], outputs: ['y'], attrs: { kernel_shape: [2, 2], strides: [2, 2] } },
       ],
     });
-    await expect(alone(bytes)).rejects.toThrow(/Could not find an implementation for MaxUnpool|MaxUnpool/);
+    // onnxruntime-web/webgpu's wasm EP refuses the MaxPool already, the others the MaxUnpool.
+    await expect(alone(bytes)).rejects.toThrow(/Could not find an implementation for Max(Un)?[Pp]ool\(\d+\) node/);
     const s = await createSession(bytes, options);
     if (!gpu) {
-      expect(s.steps.map((st) => (st.kind === 'unpool' ? `${st.op}: ${st.why}` : 'ort'))).toEqual(
-        ['ort', 'MaxUnpool: ONNX Runtime refused it on this execution provider']);
+      expect(s.steps.map((st) => (st.kind === 'unpool' ? `${st.op}: ${st.why}` : st.kind)).slice(-1)).toEqual(
+        ['MaxUnpool: ONNX Runtime refused it on this execution provider']);
     }
     const data = Float64Array.from(input(2 * 3 * 6 * 8));
     const got = await s.run({ x: new ort.Tensor('float64', data, [2, 3, 6, 8]) });
@@ -170,7 +171,9 @@ export function runnerCases(side: RunnerSide): void {
     await s.release();
   });
 
-  it(`releases every intermediate: nothing is left after ${gpu ? 300 : 2000} runs`, async () => {
+  // Firefox's WebGPU on lavapipe takes ~0.2 s a run.
+  const runs = gpu ? (/Firefox/.test(globalThis.navigator?.userAgent ?? '') ? 100 : 1000) : 2000;
+  it(`releases every intermediate: nothing is left after ${runs} runs`, async () => {
     const s = await createSession(poolUnpool(), { ...options, unpoolNodes: 'all' });
     const x = new ort.Tensor('float32', input(1 * 4 * 16 * 16), [1, 4, 16, 16]);
     const once = async () => {
@@ -180,7 +183,7 @@ export function runnerCases(side: RunnerSide): void {
     await once();
     const heap = unpool.memoryUsage().inUseBytes;
     const buffers = gpu?.liveBuffers() ?? 0;
-    for (let k = 0; k < (gpu ? 300 : 2000); ++k) await once();
+    for (let k = 0; k < runs; ++k) await once();
     expect(unpool.memoryUsage().inUseBytes).toBe(heap);
     if (gpu) expect(gpu.liveBuffers()).toBe(buffers);
     await s.release();

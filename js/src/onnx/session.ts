@@ -7,9 +7,9 @@
 import { init } from '../loader.js';
 import { describe, UnpoolTypeError } from '../tensor.js';
 import { initWebGPU, WebGPUBackend } from '../webgpu/index.js';
-import type { ContentCheck } from '../webgpu/tensor.js';
+import type { GpuOwner } from '../webgpu/tensor.js';
 import { gpuExec, hostExec } from './exec.js';
-import { OnnxModelError, OnnxGraph, readModel, subModel } from './model.js';
+import { identityModel, OnnxModelError, OnnxGraph, readModel, subModel } from './model.js';
 import { AttributeProto_AttributeType as AttrType } from './onnx_pb.js';
 import { elemTypeOf, OrtNamespace, OrtSessionLike, OrtTensorLike, TensorOf } from './ort.js';
 import { partition, Plan, Step, UnpoolStep } from './plan.js';
@@ -160,6 +160,12 @@ export async function createSession<O extends OrtNamespace>(
       const made = await subSessions(ort, plan, bytes, { ...rest, executionProviders }, kind, locationOf);
       let gpu: WebGPUBackend | undefined;
       if (kind === 'webgpu' && plan.steps.some((s) => s.kind === 'unpool')) {
+        // A model with no node for ORT still runs on ORT's device, which a
+        // session must hold: ORT Web's native EP destroys its device with
+        // its last session.
+        if (device === undefined && !plan.steps.some((s) => s.kind === 'ort')) {
+          made.push(await ort.InferenceSession.create(identityModel() as never, { ...rest, executionProviders } as never));
+        }
         gpu = await initWebGPU({ device: (device ?? await ortDevice(ort)) as never });
       } else if (kind === 'cpu') {
         await init();
@@ -173,11 +179,15 @@ export async function createSession<O extends OrtNamespace>(
   }
 }
 
-/** ORT's GPUDevice (there once a WebGPU session exists), else a new one of unpool's. */
+/** ORT's GPUDevice, there once a WebGPU session exists (the runner's sub-sessions keep it alive). */
 async function ortDevice(ort: OrtNamespace): Promise<unknown> {
   const webgpu = ort.env?.webgpu as { device?: unknown } | undefined;
   const d = await webgpu?.device;
-  return d ?? (await initWebGPU()).device;
+  if (d === undefined || d === null) {
+    throw new OnnxModelError('ORT made a WebGPU session but ort.env.webgpu.device is not set: pass the device ' +
+        "as executionProviders: [{ name: 'webgpu', device }]");
+  }
+  return d;
 }
 
 /** The ORT sub-session of each ORT step (undefined at unpool steps), created in order. */
@@ -337,14 +347,20 @@ class Session {
   }
 }
 
-/** Every content check of a run, read back (each once), in call order: the first that failed. */
+/**
+ * Every content check of a run, read back at once (one mapAsync per device:
+ * the run has one), in call order: the first that failed.
+ */
 async function checkAll(checks: readonly PendingCheck[]): Promise<{ step: UnpoolStep; error: unknown } | undefined> {
-  const seen = new Set<ContentCheck>();
-  for (const { owner, check, step } of checks) {
-    if (seen.has(check)) continue;
-    seen.add(check);
-    const error = await owner.failure('run', check);
-    if (error !== undefined) return { step, error };
+  const byOwner = new Map<GpuOwner, PendingCheck[]>();
+  for (const c of checks) byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c]);
+  const outcomes = new Map<PendingCheck, Promise<unknown>>();
+  for (const [owner, list] of byOwner) {
+    owner.failures('run', list.map((c) => c.check)).forEach((o, k) => outcomes.set(list[k], o));
+  }
+  for (const c of checks) {
+    const error = await outcomes.get(c);
+    if (error !== undefined) return { step: c.step, error };
   }
   return undefined;
 }
