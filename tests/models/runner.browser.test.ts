@@ -8,6 +8,7 @@ import { OrtLike, runnerCases } from './runner-cases.js';
 ort.env.wasm.wasmPaths = `${location.origin}/node_modules/onnxruntime-web/dist/`;
 ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
+ort.env.logLevel = 'error';
 
 beforeAll(async () => {
   await unpool.init();
