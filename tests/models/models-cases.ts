@@ -21,7 +21,11 @@ export interface ModelSide {
 
 type Results = Record<string, { data: ArrayLike<number | bigint> & ArrayBufferView; dims: readonly number[]; dispose(): void; location?: string; getData(): Promise<ArrayLike<number | bigint> & ArrayBufferView> }>;
 
-const bits = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+/** The bytes of a typed array: equal bytes are equal bits (NaN, -0 included). */
+const bits = (a: unknown) => {
+  const v = a as ArrayBufferView;
+  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+};
 
 export function modelCases(fixtures: readonly Fixture[], side: ModelSide): void {
   const { ort, ep, gpu } = side;
@@ -76,7 +80,7 @@ export function modelCases(fixtures: readonly Fixture[], side: ModelSide): void 
         }
         const other = await run(unfused, r, false);
         for (const [name, t] of Object.entries(got)) {
-          expect(bits(other[name].data as ArrayBufferView), `${name} unfused`).toEqual(bits(t.data as ArrayBufferView));
+          expect(bits(other[name].data), `${name} unfused`).toEqual(bits(t.data));
         }
       }
       await fused.release();

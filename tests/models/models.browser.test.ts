@@ -13,4 +13,4 @@ ort.env.logLevel = 'error';
 
 const fixtures = await fetchFixtures();
 
-describe('onnxruntime-web (wasm)', () => modelCases(fixtures, { ort: ort as never as OrtLike, ep: 'wasm' }));
+describe('onnxruntime-web (wasm)', () => modelCases(fixtures, { ort: ort as OrtLike, ep: 'wasm' }));

@@ -17,4 +17,4 @@ const fixtures = await fetchFixtures();
 const watch = watchGpu();
 afterAll(() => watch.restore());
 
-describe('onnxruntime-web (webgpu, JSEP)', () => modelCases(fixtures, { ort: ort as never as OrtLike, ep: 'webgpu', gpu: watch }));
+describe('onnxruntime-web (webgpu, JSEP)', () => modelCases(fixtures, { ort: ort as OrtLike, ep: 'webgpu', gpu: watch }));

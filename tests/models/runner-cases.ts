@@ -8,26 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { createSession } from '../../dist/onnx/index.js';
-import type { OrtNamespace } from '../../dist/onnx/index.js';
 import { DOUBLE, FLOAT, INT64, model, poolUnpool } from './graphs.js';
 
-/** The ORT namespace of a case's side (onnxruntime-node, onnxruntime-web or onnxruntime-web/webgpu). */
-export interface OrtLike extends OrtNamespace {
-  readonly Tensor: OrtNamespace['Tensor'] & (new (type: string, data: unknown, dims: readonly number[]) => TensorLike);
-  readonly InferenceSession: { create(model: Uint8Array, options?: object): Promise<SessionLike> };
-}
-interface TensorLike {
-  readonly type: string;
-  readonly dims: readonly number[];
-  readonly location?: string;
-  readonly data: ArrayLike<number | bigint> & ArrayBufferView;
-  getData(): Promise<ArrayLike<number | bigint> & ArrayBufferView>;
-  dispose(): void;
-}
-interface SessionLike {
-  run(feeds: Record<string, TensorLike>): Promise<Record<string, TensorLike>>;
-  release(): Promise<void>;
-}
+/**
+ * The ORT namespace of a case's side: onnxruntime-web's, or onnxruntime-web/webgpu's or
+ * onnxruntime-node's (the same onnxruntime-common types). createSession takes each as it is.
+ */
+export type OrtLike = typeof import('onnxruntime-web');
+type TensorLike = import('onnxruntime-web').Tensor;
 
 /** What the WebGPU legs add: the mapAsync count of the page, and its live GPUBuffers. */
 export interface GpuWatch {
@@ -54,7 +42,11 @@ export function input(n: number, seed = 1): Float32Array {
   });
 }
 
-const bits = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+/** The bytes of a typed array: equal bytes are equal bits (NaN, -0 included). */
+const bits = (a: unknown) => {
+  const v = a as ArrayBufferView;
+  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+};
 const size = (d: readonly number[]) => d.reduce((a, b) => a * b, 1);
 
 /** The data of a result, read back if it is on the GPU. */

@@ -15,5 +15,5 @@ beforeAll(async () => {
 });
 
 describe('onnxruntime-web (wasm)', () => {
-  runnerCases({ ort: ort as never as OrtLike, ep: 'wasm', reference: { ort: ort as never as OrtLike, ep: 'wasm' } });
+  runnerCases({ ort: ort as OrtLike, ep: 'wasm', reference: { ort: ort as OrtLike, ep: 'wasm' } });
 });

@@ -20,5 +20,5 @@ beforeAll(async () => {
 afterAll(() => watch.restore());
 
 describe('onnxruntime-web (webgpu, JSEP)', () => {
-  runnerCases({ ort: ort as never as OrtLike, ep: 'webgpu', reference: { ort: ort as never as OrtLike, ep: 'wasm' }, gpu: watch });
+  runnerCases({ ort: ort as OrtLike, ep: 'webgpu', reference: { ort: ort as OrtLike, ep: 'wasm' }, gpu: watch });
 });
