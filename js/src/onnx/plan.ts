@@ -9,7 +9,7 @@
 import { Offsets, poolFusion, unpoolFusion } from './fuse.js';
 import { attrInts, describeNode, nodeReads, OnnxGraph, OnnxModelError, OnnxNode } from './model.js';
 import { ProviderKind, unpoolRuns, UnpoolNodes } from './rules.js';
-import { isShapeOnly, VIEW_OPS } from './shapes.js';
+import { IntTensor, isShapeOnly, VIEW_OPS } from './shapes.js';
 
 /** A MaxPool or MaxUnpool that unpool runs. */
 export interface UnpoolStep {
@@ -25,8 +25,12 @@ export interface UnpoolStep {
   /** Values computed in JavaScript for it (checked offsets, output_shape), and the shapes they read. */
   readonly computed: readonly string[];
   readonly shapeReads: readonly string[];
-  /** MaxPool: its values output (if used), its flat Indices (if used unfused), fused per-plane outputs. */
-  readonly pool?: { y?: string; flat?: string; perPlane?: { value: string; offsets: Offsets } };
+  /**
+   * MaxPool: its values output (if used), its flat Indices (if used unfused), the fused per-plane
+   * output, and whether only unpool's steps read that one (it may then be int32, which unpool's
+   * kernels read faster than ONNX's int64).
+   */
+  readonly pool?: { y?: string; flat?: string; perPlane?: { value: string; offsets: Offsets }; internal?: boolean };
   /** MaxUnpool: the values, the indices (flat, or per-plane when fused), output_shape, the output. */
   readonly unpool?: { x: string; indices: string; offsets?: Offsets; outputShape?: string; y: string };
 }
@@ -66,6 +70,10 @@ export interface Plan {
   readonly whole: boolean;
   /** Per value: how many steps read it (graph outputs count one more), for releasing intermediates. */
   readonly uses: ReadonlyMap<string, number>;
+  /** The shape arithmetic's constants, evaluated once (shapes.ts evaluate()). */
+  readonly constants: Map<string, IntTensor>;
+  /** Values computed in JavaScript by the shapes they read (run.ts). */
+  readonly memo: Map<string, IntTensor>;
 }
 
 /** Spatial dims of a MaxPool or MaxUnpool: its kernel_shape's length. */
@@ -90,7 +98,7 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
   if (cuts.size === 0) {
     const inputs = graph.inputs.map((v) => v.name);
     const step: OrtStep = { kind: 'ort', level: 0, nodes: graph.nodes, inputs, outputs: graphOutputs };
-    return { graph, steps: [step], whole: true, uses: countUses(graph, [step]) };
+    return { graph, steps: [step], whole: true, uses: countUses(graph, [step]), constants: new Map(), memo: new Map() };
   }
 
   // Shapes a run knows in JavaScript: the feeds', and each cut's input and outputs.
@@ -194,7 +202,18 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
   const usedLater = new Set<string>(graphOutputs);
   for (const s of steps) for (const v of s.kind === 'ort' ? s.inputs : [...s.reads, ...s.shapeReads]) usedLater.add(v);
   const final = steps.map((s) => (s.kind === 'ort' ? { ...s, outputs: s.outputs.filter((v) => usedLater.has(v)) } : s));
-  return { graph, steps: final, whole: false, uses: countUses(graph, final) };
+  // Values only unpool steps read (through views too), never ORT or the caller.
+  const internal = (v: string): boolean => !graphOutputs.includes(v) && final.every((s) => {
+    if (s.kind === 'ort') return !s.inputs.includes(v);
+    if (s.kind === 'view' && s.reads[0] === v) return internal(s.node.outputs[0]);
+    return true;
+  });
+  for (const s of final) {
+    if (s.kind === 'unpool' && s.pool?.perPlane !== undefined) {
+      (s.pool as { internal?: boolean }).internal = internal(s.pool.perPlane.value);
+    }
+  }
+  return { graph, steps: final, whole: false, uses: countUses(graph, final), constants: new Map(), memo: new Map() };
 }
 
 function countUses(graph: OnnxGraph, steps: readonly Step[]): Map<string, number> {

@@ -86,11 +86,23 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
       }
     });
   };
+  // A value computed in JavaScript depends only on the shapes it reads: a
+  // run with the same shapes as an earlier one reuses its result (plan.memo).
+  let shapeKey = '';
   const intsOf = (name: string): IntTensor => {
-    if (shapeCache.has(name) || !values.has(name)) return evaluate(plan.graph, name, shapeOf, shapeCache);
-    const t = convert.toHost(values.get(name)!);
-    const data = Array.from(t.data as ArrayLike<number | bigint>, (x) => BigInt(x));
-    return { dims: 'shape' in t ? t.shape : t.dims, data };
+    if (values.has(name) && !shapeCache.has(name)) {
+      const t = convert.toHost(values.get(name)!);
+      const data = Array.from(t.data as ArrayLike<number | bigint>, (x) => BigInt(x));
+      return { dims: 'shape' in t ? t.shape : t.dims, data };
+    }
+    const key = `${name}|${shapeKey}`;
+    let v = plan.memo.get(key);
+    if (v === undefined) {
+      v = evaluate(plan.graph, name, shapeOf, shapeCache, plan.constants);
+      if (plan.memo.size > 1024) plan.memo.clear();
+      plan.memo.set(key, v);
+    }
+    return v;
   };
 
   for (const [name, t] of Object.entries(feeds)) put(name, t.dims, (v) => { v.ort = t; });
@@ -112,6 +124,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
         const [x] = step.reads;
         const src = values.get(x)!;
         const node = step.node;
+        shapeKey = step.shapeReads.map((r) => shapeOf(r)?.join('x')).join(';');
         const dims = viewShape(node, src.dims, (k, name) => {
           const v = node.inputs[k];
           return v !== undefined && v !== '' ? intsOf(v).data.map(Number) : attrInts(node, name);
@@ -142,8 +155,9 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
         continue;
       }
       current = step;
+      shapeKey = step.shapeReads.map((r) => shapeOf(r)?.join('x')).join(';');
       try {
-        runUnpoolStep(step, asH, made, intsOf, exec);
+        runUnpoolStep(step, asH, made, intsOf, exec, fetches);
       } catch (e) {
         throw inNode(step, e);
       }
@@ -182,12 +196,16 @@ async function handOut<H>(ctx: RunContext<H>, v: Value, location: string): Promi
 /** One unpool step: MaxPool or MaxUnpool in ONNX's semantics, on the run's backend. */
 function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H,
                           made: (name: string | undefined, t: H) => void,
-                          intsOf: (name: string) => IntTensor, exec: Exec<H>): void {
+                          intsOf: (name: string) => IntTensor, exec: Exec<H>, fetches: readonly string[]): void {
   const { node, dims } = step;
   if (step.pool !== undefined) {
     const x = input(node.inputs[0]);
     const shape = exec.shape(x);
-    const { output, indices } = exec.pool(dims, x, poolOptions(node, shape, dims));
+    // int32 per-plane indices where only unpool reads them (and a plane's offsets fit).
+    const narrow = step.pool.internal === true && !fetches.includes(step.pool.perPlane!.value) &&
+        product(shape.slice(2)) < 2 ** 31;
+    const options = { ...poolOptions(node, shape, dims), ...(narrow ? { indexType: 'int32' as const } : {}) };
+    const { output, indices } = exec.pool(dims, x, options);
     if (step.pool.flat !== undefined) made(step.pool.flat, exec.toFlat(indices, shape));
     made(step.pool.y, output);
     const p = step.pool.perPlane;

@@ -198,19 +198,20 @@ function intsArg(node: OnnxNode, k: number, name: string, get: (v: string) => In
 
 /**
  * Evaluates shape-only `value` for a run, given the run's known shapes
- * (`shapeOf`). Results are cached in `cache` for the run.
+ * (`shapeOf`). Results are cached in `cache` for the run; the constants
+ * (initializers, Constant nodes), the same at every run, in `constants`.
  */
 export function evaluate(graph: OnnxGraph, value: string, shapeOf: (v: string) => readonly number[] | undefined,
-                         cache = new Map<string, IntTensor>()): IntTensor {
-  const hit = cache.get(value);
+                         cache: Map<string, IntTensor>, constants: Map<string, IntTensor>): IntTensor {
+  const hit = cache.get(value) ?? constants.get(value);
   if (hit !== undefined) return hit;
-  const get = (v: string) => evaluate(graph, v, shapeOf, cache);
+  const get = (v: string) => evaluate(graph, v, shapeOf, cache, constants);
   const init = graph.initializers.get(value);
   let out: IntTensor;
+  const node = graph.producer.get(value);
   if (init !== undefined) {
     out = intsOf(init)!;
   } else {
-    const node = graph.producer.get(value);
     if (node === undefined) throw new OnnxModelError(`value '${value}' is not shape arithmetic`);
     try {
       out = evalNode(node, value, get, shapeOf);
@@ -220,7 +221,7 @@ export function evaluate(graph: OnnxGraph, value: string, shapeOf: (v: string) =
     }
   }
   if (size(out.dims) > MAX_ELEMENTS) throw new OnnxModelError(`value '${value}' is too large for shape arithmetic`);
-  cache.set(value, out);
+  (init !== undefined || node?.opType === 'Constant' ? constants : cache).set(value, out);
   return out;
 }
 
