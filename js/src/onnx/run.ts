@@ -88,14 +88,14 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
   };
   // A value computed in JavaScript depends only on the shapes it reads: a
   // run with the same shapes as an earlier one reuses its result (plan.memo).
-  let shapeKey = '';
+  let shapeReads: readonly string[] = [];
   const intsOf = (name: string): IntTensor => {
     if (values.has(name) && !shapeCache.has(name)) {
       const t = convert.toHost(values.get(name)!);
       const data = Array.from(t.data as ArrayLike<number | bigint>, (x) => BigInt(x));
       return { dims: 'shape' in t ? t.shape : t.dims, data };
     }
-    const key = `${name}|${shapeKey}`;
+    const key = `${name}|${shapeReads.map((r) => shapeOf(r)?.join('x')).join(';')}`;
     let v = plan.memo.get(key);
     if (v === undefined) {
       v = evaluate(plan.graph, name, shapeOf, shapeCache, plan.constants);
@@ -124,7 +124,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
         const [x] = step.reads;
         const src = values.get(x)!;
         const node = step.node;
-        shapeKey = step.shapeReads.map((r) => shapeOf(r)?.join('x')).join(';');
+        shapeReads = step.shapeReads;
         const dims = viewShape(node, src.dims, (k, name) => {
           const v = node.inputs[k];
           return v !== undefined && v !== '' ? intsOf(v).data.map(Number) : attrInts(node, name);
@@ -155,7 +155,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
         continue;
       }
       current = step;
-      shapeKey = step.shapeReads.map((r) => shapeOf(r)?.join('x')).join(';');
+      shapeReads = step.shapeReads;
       try {
         runUnpoolStep(step, asH, made, intsOf, exec, fetches);
       } catch (e) {
