@@ -163,6 +163,50 @@ export function runnerCases(side: RunnerSide): void {
     await s.release();
   });
 
+  it('disposes every ORT tensor it makes or receives but what run() returns', async () => {
+    // The ORT namespace, counting: every tensor made by new Tensor(), Tensor.fromGpuBuffer() or a
+    // sub-session's run(), and every dispose() of one.
+    const made: TensorLike[] = [];
+    const disposed = new Set<TensorLike>();
+    const watch = (t: TensorLike) => {
+      made.push(t);
+      const dispose = t.dispose.bind(t);
+      Object.defineProperty(t, 'dispose', { value: () => { disposed.add(t); dispose(); } });
+      return t;
+    };
+    const Base = ort.Tensor as unknown as new (...a: unknown[]) => TensorLike;
+    const Counting = function (...a: unknown[]) { return watch(new Base(...a)); } as unknown as typeof ort.Tensor;
+    Object.assign(Counting, { fromGpuBuffer: (...a: unknown[]) => watch((ort.Tensor.fromGpuBuffer as (...x: unknown[]) => TensorLike)(...a)) });
+    const InferenceSession = {
+      create: async (...a: unknown[]) => {
+        const s = await (ort.InferenceSession.create as (...x: unknown[]) => Promise<import('onnxruntime-web').InferenceSession>)(...a);
+        const run = s.run.bind(s);
+        return Object.assign(Object.create(s) as object, {
+          run: async (...r: unknown[]) => {
+            const out = await (run as (...x: unknown[]) => Promise<Record<string, TensorLike>>)(...r);
+            Object.values(out).forEach(watch);
+            return out;
+          },
+          release: () => s.release(),
+        });
+      },
+    };
+    const counting = { ...ort, Tensor: Counting, InferenceSession } as unknown as OrtLike;
+    const s = await createSession(poolUnpool(undefined, true), { ...options, ort: counting, unpoolNodes: 'all' });
+    expect(s.steps.map((st) => st.kind)).toEqual(['unpool', 'ort', 'unpool']);
+    const x = new ort.Tensor('float32', input(2 * 3 * 8 * 10), [2, 3, 8, 10]);
+    for (let k = 0; k < 20; ++k) {
+      made.length = 0;
+      disposed.clear();
+      const r = await s.run({ x });
+      const returned = new Set(Object.values(r) as TensorLike[]);
+      expect(made.filter((t) => !returned.has(t) && !disposed.has(t)).length, 'ORT tensors left undisposed').toBe(0);
+      expect([...returned].filter((t) => disposed.has(t)).length, 'returned tensors disposed').toBe(0);
+      for (const t of returned) t.dispose();
+    }
+    await s.release();
+  });
+
   // Firefox's WebGPU on lavapipe takes ~0.2 s a run.
   const runs = gpu ? (/Firefox/.test(globalThis.navigator?.userAgent ?? '') ? 100 : 1000) : 2000;
   it(`releases every intermediate: nothing is left after ${runs} runs`, async () => {
