@@ -13,6 +13,9 @@
 #   scripts/ensure-deps.sh proto    protoc (protobuf-compiler), which generates
 #                                   unpool/onnx's ONNX schema code
 #   scripts/ensure-deps.sh npm      node_modules via `npm ci`
+#   scripts/ensure-deps.sh python   the PyTorch exporter's tests (models stage):
+#                                   Debian's python3-torch, python3-onnx and
+#                                   python3-pytest, imported by /usr/bin/python3
 #   scripts/ensure-deps.sh webgpu   the software WebGPU stacks of
 #                                   scripts/test-webgpu.sh: Debian's chromium
 #                                   (SwiftShader, also Dawn's Vulkan driver),
@@ -70,6 +73,11 @@ for group in "$@"; do
       need libegl-mesa0 sh -c 'ls /usr/lib/*-linux-gnu*/libEGL_mesa.so.0'
       need libgl1-mesa-dri sh -c 'ls /usr/lib/*-linux-gnu*/dri/swrast_dri.so'
       need libegl-dev sh -c 'ls /usr/lib/*-linux-gnu*/libEGL.so'  # not chromium's own
+      ;;
+    python)
+      need python3-torch /usr/bin/python3 -c 'import torch'
+      need python3-onnx /usr/bin/python3 -c 'import onnx'
+      need python3-pytest /usr/bin/python3 -c 'import pytest'
       ;;
     npm) ;;
     *) echo "ensure-deps: unknown group '$group'" >&2; exit 2 ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run lint`, the first stage of `npm test`:
 #  1. tsc --noEmit in strict mode over js/src (tsconfig.json, as the package
-#     is built) and over tests/js and tests/webgpu/*.test.ts
+#     is built) and over tests/js, tests/webgpu/*.test.ts and tests/models
 #     (tsconfig.lint.json). The tests import the package from dist/, so its
 #     declarations are compiled first when stale.
 #  2. clang-format --dry-run -Werror (.clang-format) over the C++ in cpp/,
@@ -21,7 +21,7 @@ if [ ! -f dist/index.js ] || [ -n "$(find js/src tsconfig.json -newer dist/index
   npx tsc -p tsconfig.json
   touch dist/index.js
 fi
-echo "lint: tsc --noEmit (tests/js, tests/webgpu)"
+echo "lint: tsc --noEmit (tests/js, tests/webgpu, tests/models)"
 npx tsc -p tsconfig.lint.json
 
 # Generated from tests/vectors (gen-cpp-table.mjs); formatted by its generator.

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-STAGES=(lint native fuzz wasmsuite js browser webgpu pack runtimes demo examples)
+STAGES=(lint native fuzz wasmsuite js models browser webgpu pack runtimes demo examples)
 
 run_stage() {
   case "$1" in
@@ -34,7 +34,7 @@ run_stage() {
       scripts/ensure-deps.sh wasm npm
       bash scripts/build.sh
       node --test tests/examples/ ;;
-    fuzz|wasmsuite|browser|webgpu|pack|runtimes|demo) bash "scripts/test-$1.sh" ;;
+    fuzz|wasmsuite|models|browser|webgpu|pack|runtimes|demo) bash "scripts/test-$1.sh" ;;
     *) echo "test: unknown stage '$1' (${STAGES[*]})" >&2; return 2 ;;
   esac
 }

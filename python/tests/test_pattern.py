@@ -110,3 +110,16 @@ def test_stock_unbatched_pool_is_invalid():
     m = to_model(torch.onnx.export, P(), torch.randn(3, 6, 8), opset_version=13)
     with pytest.raises(Exception, match="Attribute strides has incorrect size"):
         onnx.checker.check_model(m, full_check=True)
+
+
+@pytest.mark.parametrize("opset", OPSETS)
+def test_unpool_with_a_constant_output_size(export, opset):
+    """output_size as literal ints (an ONNX Constant by the time the symbolic
+    runs) is checked against the traced size, and agrees."""
+    class M(torch.nn.Module):
+        def forward(self, x):
+            y, i = F.max_pool2d(x, 2, 2, return_indices=True)
+            return F.max_unpool2d(y, i, 2, 2, output_size=[7, 9])
+
+    (unpool,) = find_unpools(export(M(), torch.randn(2, 3, 7, 9), opset_version=opset))
+    assert unpool["spatial"] == [7, 9]

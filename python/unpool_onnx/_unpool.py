@@ -53,10 +53,10 @@ def _constant_ints(value):
 
 
 def _check(name, dims, in_spatial, out_spatial, output_size, indices):
-    given = _constant_ints(output_size)
-    if given is not None and len(given) == dims + 2:
-        given = given[2:]
-    if given is not None and any(a is not None and a != b for a, b in zip(given, out_spatial)):
+    """Refuses what would not be PyTorch's result (see python/README.md)."""
+    given = _constant_ints(output_size)  # spatial only: F.max_unpool*d drops N and C
+    if given is not None and (len(given) != dims
+                              or any(a is not None and a != b for a, b in zip(given, out_spatial))):
         raise UnpoolExportError(
             f"{name}: output_size {given} disagrees with the traced output size {out_spatial}")
     pool_plane, producer = _pool_plane(indices)

@@ -26,10 +26,15 @@ export interface Exec<H> {
   pool(dims: number, x: H, options: PoolOptions): { output: H; indices: H };
   /** Per-plane indices to ONNX's flat ones, for a pooled input of shape `inputShape`. */
   toFlat(perPlane: H, inputShape: readonly number[]): H;
-  /** ONNX's flat indices into an output of shape `outputShape` to per-plane ones. */
-  toPerPlane(flat: H, outputShape: readonly number[]): H;
   /** MaxUnpool with per-plane indices into an output of spatial size `outputSize`. */
   unpool(dims: number, x: H, perPlane: H, outputSize: readonly number[]): H;
+  /**
+   * ONNX's MaxUnpool as ORT computes it: every value scattered to its flat
+   * index in the whole output of shape `outputShape` (an index may fall in
+   * another (n, c) plane). unpool's kernel-free unpool of one plane of all
+   * the elements does exactly that, the later duplicate winning.
+   */
+  unpoolFlat(x: H, flat: H, outputShape: readonly number[]): H;
   /** Releases a tensor this backend made (GPU: destroys it; host: nothing). */
   free(t: H): void;
 }
@@ -42,9 +47,13 @@ export const hostExec: Exec<HostTensor> = {
   shape: (t) => ('shape' in t ? t.shape : t.dims),
   pool: (dims, x, options) => call(POOLS[dims - 1], x, options),
   toFlat: (i, inputShape) => call(convertIndices, i, { from: 'pytorch', to: 'onnx', inputShape, indexType: 'int64' }),
-  toPerPlane: (i, outputShape) =>
-    call(convertIndices, i, { from: 'onnx', to: 'pytorch', inputShape: outputShape, indexType: 'int64' }),
   unpool: (dims, x, i, outputSize) => call(UNPOOLS[dims - 1], x, i, { outputSize: outputSize.slice() }),
+  unpoolFlat(x, flat, outputShape) {
+    const plane = (t: HostTensor) => [1, 1, t.data.length];
+    const y = call<TensorResult>(maxUnpool1d, { data: x.data, shape: plane(x) }, { data: flat.data, shape: plane(flat) },
+                                 { outputSize: [outputShape.reduce((a, b) => a * b, 1)] });
+    return { ...y, shape: outputShape.slice() };
+  },
   free: () => {},
 };
 
@@ -57,9 +66,13 @@ export function gpuExec(gpu: WebGPUBackend): Exec<GpuTensor> {
     pool: (dims, x, options) => call(ops[name('maxPool', dims)], x, options),
     toFlat: (i, inputShape) =>
       call(gpu.convertIndices, i, { from: 'pytorch', to: 'onnx', inputShape, indexType: 'int64' }),
-    toPerPlane: (i, outputShape) =>
-      call(gpu.convertIndices, i, { from: 'onnx', to: 'pytorch', inputShape: outputShape, indexType: 'int64' }),
     unpool: (dims, x, i, outputSize) => call(ops[name('maxUnpool', dims)], x, i, { outputSize: outputSize.slice() }),
+    unpoolFlat(x, flat, outputShape) {
+      // Views of the inputs as one plane (wraps own nothing); the result takes its shape.
+      const view = (t: GpuTensor) => gpu.wrap(t.buffer as never, { shape: [1, 1, t.size], dtype: t.dtype }) as GpuTensor;
+      const y = call<GpuTensor>(ops.maxUnpool1d, view(x), view(flat), { outputSize: [outputShape.reduce((a, b) => a * b, 1)] });
+      return y.reshaped(outputShape);
+    },
     free: (t) => t.destroy(),
   };
 }

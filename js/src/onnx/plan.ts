@@ -128,7 +128,9 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
   for (const n of graph.nodes) {
     const d = draftOf.get(n);
     if (d !== undefined) {
-      cutLevel.set(d, Math.max(0, ...[...d.reads, ...d.shapeReads].map(availForCut)));
+      // Its own outputs' shapes (the fused offsets of a pool's Y) are known once it has run.
+      const own = new Set(d.writes);
+      cutLevel.set(d, Math.max(0, ...[...d.reads, ...d.shapeReads].filter((v) => !own.has(v)).map(availForCut)));
     } else if (ortNodes.has(n)) {
       ortLevel.set(n, Math.max(0, ...nodeReads(n).map(availForOrt)));
     }

@@ -21,14 +21,15 @@ export interface RunContext<H> {
   readonly convert: Converter;
   /** Where each returned value goes: 'cpu' or 'gpu-buffer'. */
   readonly locationOf: (name: string) => string;
-  /** Reads the content checks of the run's GPU calls; rejects with the first failure. */
-  readonly checkAll?: (checks: readonly PendingCheck[]) => Promise<void>;
+  /** Reads the content checks of the run's GPU calls: the first that failed, and its error. */
+  readonly checkAll?: (checks: readonly PendingCheck[]) => Promise<{ step: UnpoolStep; error: unknown } | undefined>;
 }
 
-/** A content check of a GPU call of the run, and the backend that reads it. */
+/** A content check of a GPU call of the run, the backend that reads it, and the step that made it. */
 export interface PendingCheck {
   readonly owner: GpuOwner;
   readonly check: ContentCheck;
+  readonly step: UnpoolStep;
 }
 
 const product = (d: readonly number[]) => d.reduce((a, b) => a * b, 1);
@@ -68,6 +69,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
     if (v === undefined) throw new OnnxModelError(`value '${name}' was not computed (a bug of the runner)`);
     return (exec.kind === 'webgpu' ? convert.toGpu(v) : convert.toHost(v)) as H;
   };
+  let current: UnpoolStep | undefined;
   const made = (name: string | undefined, t: H) => {
     if (name === undefined) {
       exec.free(t);
@@ -78,7 +80,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
         v.gpu = t as GpuTensor;
         v.gpuOwned = true;
         const g = t as GpuTensor;
-        for (const check of g.checks) checks.push({ owner: g.owner, check });
+        for (const check of g.checks) checks.push({ owner: g.owner, check, step: current! });
       } else {
         v.host = t as HostTensor;
       }
@@ -97,7 +99,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
       const step = plan.steps[i];
       if (step.kind === 'ort') {
         const inputs: Record<string, OrtTensorLike> = {};
-        for (const name of step.inputs) inputs[name] = convert.toOrt(values.get(name)!);
+        for (const name of step.inputs) inputs[name] = await convert.toOrt(values.get(name)!);
         const out = await ctx.sessions[i]!.run(inputs as never, runOptions as never);
         for (const name of step.outputs) {
           put(name, out[name].dims, (v) => { v.ort = out[name]; v.ortOwned = true; });
@@ -105,6 +107,7 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
         done(step.inputs);
         continue;
       }
+      current = step;
       try {
         runUnpoolStep(step, asH, made, intsOf, exec);
       } catch (e) {
@@ -112,7 +115,8 @@ export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<stri
       }
       done([...step.reads, ...step.shapeReads]);
     }
-    if (ctx.checkAll !== undefined && checks.length > 0) await ctx.checkAll(checks);
+    const failed = ctx.checkAll !== undefined && checks.length > 0 ? await ctx.checkAll(checks) : undefined;
+    if (failed !== undefined) throw inNode(failed.step, failed.error);
     const result: Record<string, OrtTensorLike> = {};
     for (const name of fetches) {
       const v = values.get(name)!;
@@ -135,29 +139,31 @@ async function handOut<H>(ctx: RunContext<H>, v: Value, location: string): Promi
     v.gpu.destroy();
     v.gpu = undefined;
   }
-  const t = ctx.convert.toOrt(v);
+  const t = await ctx.convert.toOrt(v);
   v.ortOwned = false;
   v.gpuOwned = false;
   return t;
 }
 
 /** One unpool step: MaxPool or MaxUnpool in ONNX's semantics, on the run's backend. */
-function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H, made: (name: string | undefined, t: H) => void,
+function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H,
+                          made: (name: string | undefined, t: H) => void,
                           intsOf: (name: string) => IntTensor, exec: Exec<H>): void {
   const { node, dims } = step;
   if (step.pool !== undefined) {
     const x = input(node.inputs[0]);
     const shape = exec.shape(x);
     const { output, indices } = exec.pool(dims, x, poolOptions(node, shape, dims));
-    const plane = product(shape.slice(2));
+    if (step.pool.flat !== undefined) made(step.pool.flat, exec.toFlat(indices, shape));
+    made(step.pool.y, output);
     const p = step.pool.perPlane;
-    if (p?.offsets.kind === 'checked' && !arePlaneOffsets(intsOf(p.offsets.value), shape[0], shape[1], plane, dims + 2)) {
+    made(p?.value, indices);
+    // The offsets may read the shapes of the outputs just made.
+    if (p?.offsets.kind === 'checked' &&
+        !arePlaneOffsets(intsOf(p.offsets.value), shape[0], shape[1], product(shape.slice(2)), dims + 2)) {
       throw new OnnxModelError(`${describeNode(node)}: the offsets its Indices are reduced by ('${p.offsets.value}') ` +
           'are not its input\'s plane offsets at this run; the runner fuses only that arithmetic');
     }
-    if (step.pool.flat !== undefined) made(step.pool.flat, exec.toFlat(indices, shape));
-    made(step.pool.y, output);
-    made(step.pool.perPlane?.value, indices);
     return;
   }
   const u = step.unpool!;
@@ -166,21 +172,14 @@ function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H, made: (n
   const given = u.outputShape !== undefined ? intsOf(u.outputShape) : undefined;
   const outShape = unpoolShape(node, xShape, dims, given);
   const spatial = outShape.slice(2);
-  let perPlane: H;
-  if (u.offsets !== undefined) {
-    if (u.offsets.kind === 'checked' &&
-        !arePlaneOffsets(intsOf(u.offsets.value), xShape[0], xShape[1], product(spatial), dims + 2)) {
-      throw new OnnxModelError(`${describeNode(node)}: the offsets added to its indices ('${u.offsets.value}') ` +
-          'are not its output\'s plane offsets at this run; the runner fuses only that arithmetic');
-    }
-    perPlane = input(u.indices);
-    made(u.y, exec.unpool(dims, x, perPlane, spatial));
-  } else {
-    perPlane = exec.toPerPlane(input(u.indices), outShape);
-    try {
-      made(u.y, exec.unpool(dims, x, perPlane, spatial));
-    } finally {
-      exec.free(perPlane);
-    }
+  if (u.offsets === undefined) {
+    made(u.y, exec.unpoolFlat(x, input(u.indices), outShape));
+    return;
   }
+  if (u.offsets.kind === 'checked' &&
+      !arePlaneOffsets(intsOf(u.offsets.value), xShape[0], xShape[1], product(spatial), dims + 2)) {
+    throw new OnnxModelError(`${describeNode(node)}: the offsets added to its indices ('${u.offsets.value}') ` +
+        'are not its output\'s plane offsets at this run; the runner fuses only that arithmetic');
+  }
+  made(u.y, exec.unpool(dims, x, input(u.indices), spatial));
 }

@@ -12,7 +12,7 @@ import { gpuExec, hostExec } from './exec.js';
 import { OnnxModelError, OnnxGraph, readModel, subModel } from './model.js';
 import { AttributeProto_AttributeType as AttrType } from './onnx_pb.js';
 import { elemTypeOf, OrtNamespace, OrtSessionLike, OrtTensorLike, TensorOf } from './ort.js';
-import { partition, Plan, Step } from './plan.js';
+import { partition, Plan, Step, UnpoolStep } from './plan.js';
 import { cpuRefusal, ProviderKind, UnpoolNodes } from './rules.js';
 import { PendingCheck, runPlan, RunContext } from './run.js';
 import { Converter } from './values.js';
@@ -322,13 +322,14 @@ class Session {
   }
 }
 
-/** Every content check of a run, read back (each once), in call order; rejects with the first failure. */
-async function checkAll(checks: readonly PendingCheck[]): Promise<void> {
+/** Every content check of a run, read back (each once), in call order: the first that failed. */
+async function checkAll(checks: readonly PendingCheck[]): Promise<{ step: UnpoolStep; error: unknown } | undefined> {
   const seen = new Set<ContentCheck>();
-  for (const { owner, check } of checks) {
+  for (const { owner, check, step } of checks) {
     if (seen.has(check)) continue;
     seen.add(check);
-    const e = await owner.failure('run', check);
-    if (e !== undefined) throw e;
+    const error = await owner.failure('run', check);
+    if (error !== undefined) return { step, error };
   }
+  return undefined;
 }

@@ -6,7 +6,7 @@
 import type { TensorData } from '../dtypes.js';
 import type { GpuTensor } from '../webgpu/tensor.js';
 import type { WebGPUBackend } from '../webgpu/index.js';
-import { toOrtTensor as gpuToOrt } from '../webgpu/interop.js';
+import { ORT_GPU_TYPES, toOrtTensor as gpuToOrt } from '../webgpu/interop.js';
 import type { HostTensor } from './exec.js';
 import type { OrtNamespace, OrtTensorLike } from './ort.js';
 
@@ -43,14 +43,23 @@ function ortType(t: HostTensor): string {
 export class Converter {
   constructor(private readonly ort: OrtNamespace, private readonly gpu: WebGPUBackend | undefined) {}
 
-  /** The value as an ORT tensor (made once; owned by the run unless returned). */
-  toOrt(v: Value): OrtTensorLike {
+  /**
+   * The value as an ORT tensor (made once; owned by the run unless
+   * returned). A GpuTensor of a type ORT takes from a GPU buffer is handed
+   * over with no copy; one it does not (float64, int8, int16, bfloat16) is
+   * read back, as ORT would have to for its CPU EP anyway.
+   */
+  async toOrt(v: Value): Promise<OrtTensorLike> {
     if (v.ort !== undefined) return v.ort;
-    if (v.gpu !== undefined) {
+    if (v.gpu !== undefined && ORT_GPU_TYPES.includes(v.gpu.dtype)) {
       // ORT's tensor owns the buffer from here on: its dispose() destroys it.
       v.ort = gpuToOrt(v.gpu, this.ort as never) as OrtTensorLike;
       v.gpuOwned = false;
     } else {
+      if (v.gpu !== undefined && v.host === undefined) {
+        const r = await v.gpu.read();
+        v.host = { data: r.data, dims: r.shape, type: r.dtype };
+      }
       const h = v.host!;
       v.ort = new this.ort.Tensor(ortType(h) as never, h.data as never, v.dims.slice() as never);
     }

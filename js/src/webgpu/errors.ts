@@ -17,6 +17,9 @@ export class DeviceErrors {
   /** The outcome of content check `c`: its status read back (once) and worded, or none. */
   failure(fn: string, c: ContentCheck): Promise<UnpoolError | undefined> {
     c.outcome ??= this.readBytes(fn, c.status!, 16).then((raw) => {
+      // The outcome is kept: the status buffer is not needed again.
+      c.status!.destroy();
+      c.status = undefined;
       const w = new Uint32Array(raw);
       return w[0] === NONE ? undefined : c.error!(w);
     });

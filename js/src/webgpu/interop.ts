@@ -47,8 +47,8 @@ export interface TfGpuDataLike {
   readonly tensorRef: unknown;
 }
 
-/** The dtypes ORT takes from a GPU buffer (Tensor.GpuBufferDataTypes) that unpool has. */
-const ORT_GPU_TYPES: readonly string[] = ['float32', 'float16', 'int32', 'int64', 'uint8'];
+/** The dtypes ORT takes from a GPU buffer (Tensor.GpuBufferDataTypes) that unpool has. @internal */
+export const ORT_GPU_TYPES: readonly string[] = ['float32', 'float16', 'int32', 'int64', 'uint8'];
 
 /** ONNX Runtime's order, for messages about its device. */
 const ORT_ORDER = 'create the ONNX Runtime session first, then run unpool on its device: ' +

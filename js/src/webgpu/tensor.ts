@@ -161,6 +161,20 @@ export class GpuTensor<T extends TensorData = TensorData> {
   }
 
   /**
+   * This tensor's buffer as a tensor of `shape` (as many elements), which
+   * takes over the buffer and its checks; this one is destroyed without
+   * releasing the buffer.
+   * @internal
+   */
+  reshaped(shape: readonly number[]): GpuTensor<T> {
+    const t = new GpuTensor<T>(this.owner, this.raw, shape, this.dtype, this.cls, this.owned);
+    if (t.size !== this.size) throw new RangeError(`reshaped: ${this.shape} to ${shape}`);
+    t.checks = this.checks;
+    this.destroyed = true;
+    return t;
+  }
+
+  /**
    * toTfTensor's zeroCopy: `borrower` (a TF.js tensor) uses the buffer itself
    * until its `isDisposed`; destroy() refuses until then.
    * @internal
