@@ -8,6 +8,7 @@
 // WebGPU EPs with nothing mapped but the content check's one status read.
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../../dist/onnx/index.js';
+import { readModel } from '../../dist/onnx/model.js';
 import { compareOutputs, diffStats } from './fixtures.js';
 import type { Fixture, FixtureRun, GotTensor } from './fixtures.js';
 import { dataOf } from './runner-cases.js';
@@ -61,6 +62,28 @@ export function modelCases(fixtures: readonly Fixture[], side: ModelSide): void 
       (st.kind === 'logits' ? `, ${st.wrongLabels}/${st.pixels} labels wrong` : '')).join('; '));
     return stats;
   };
+
+  if (!gpu) {
+    it('holds each weight once: an initializer goes to the one sub-session that reads it', async () => {
+      const f = fixtures.find((x) => x.name === 'segnet')!;
+      const held: string[][] = [];
+      const counting = {
+        ...ort,
+        InferenceSession: {
+          create: (model: Uint8Array, o: object) => {
+            held.push(readModel(model).model.graph!.initializer.map((t) => t.name));
+            return ort.InferenceSession.create(model, o);
+          },
+        },
+      } as unknown as OrtLike;
+      const s = await createSession(f.modelPath, { ...base, ort: counting, unpoolNodes: 'all' });
+      expect(held.length, 'sub-sessions').toBe(s.steps.filter((st) => st.kind === 'ort').length);
+      const all = held.flat();
+      expect(all.length, 'initializers').toBeGreaterThan(8);
+      expect(new Set(all).size, 'initializers held twice').toBe(all.length);
+      await s.release();
+    });
+  }
 
   const modes = gpu ? (['auto'] as const) : (['auto', 'all'] as const);
   describe.each(cases.map((f) => [f.name, f] as const))('%s', (_, f) => {

@@ -156,6 +156,10 @@ export function runnerCases(side: RunnerSide): void {
     await expect(createSession(withAttrs({}), { ort, executionProviders: ['webnn'] })).rejects.toThrow(
       /executionProviders "webnn" is not one the runner knows what to cut for/);
     await expect(createSession(new Uint8Array([1, 2, 3]), { ort })).rejects.toThrow(/not an ONNX model/);
+    const noGpuBuffers = { ...ort, Tensor: function Tensor() {} } as unknown as OrtLike;
+    await expect(createSession(withAttrs({}), { ort: noGpuBuffers, executionProviders: ['webgpu'] })).rejects.toThrow(
+      "unpool/onnx: executionProviders 'webgpu' needs ort.Tensor.fromGpuBuffer (onnxruntime-web >= 1.17); " +
+      'this ORT has none: upgrade onnxruntime-web');
     const s = await createSession(withAttrs({}), options);
     await expect(s.run({})).rejects.toThrow("run: feeds.x must be an ort.Tensor (input 'x'), got undefined");
     await expect(s.run({ x: new ort.Tensor('float32', new Float32Array(4), [1, 1, 2, 2]) }, ['nope']))
