@@ -2,9 +2,9 @@
 // runs on: the runner against ORT alone (a CPU EP: the reference, since ORT
 // Web's WebGPU EPs cannot run these graphs at all), its rules, errors and
 // lifetimes. runner.node.test.ts runs them on onnxruntime-node and
-// onnxruntime-web's wasm EP in Node, runner.browser.test.ts on the wasm EP in
-// the three browser engines, runner*.webgpu.test.ts on both of ORT Web's
-// WebGPU EPs, where they also count what is mapped and what stays alive.
+// onnxruntime-web's wasm EP in Node, legs.ts on the wasm EP in the three
+// browser engines and on both of ORT Web's WebGPU EPs, where they also count
+// what is mapped and what stays alive.
 import { describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { createSession } from '../../dist/onnx/index.js';
