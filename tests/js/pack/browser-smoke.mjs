@@ -45,11 +45,15 @@ try {
   engine = await launchEngine(engineName);
   const page = await engine.newPage();
   await page.goto(`http://127.0.0.1:${port}${pagePath}`);
-  // ORT Web's .wasm (14 to 28 MB) compiles slowly on a loaded machine.
-  await page.waitFor(() => window.__result !== undefined, 120000);
-  const result = await page.evaluate(() => window.__result);
+  // ORT Web's .wasm (14 to 28 MB) compiles slowly on a loaded machine. A
+  // module that fails to load (an import map that misses a specifier) sets
+  // no result, only an error: either ends the wait.
+  await page.waitFor(() => window.__result !== undefined || window.__unpoolErrors?.length > 0, 120000);
+  const result = await page.evaluate(() => window.__result ?? null);
   const errors = await page.errors();
-  if (result.error || errors.length) throw new Error(`page failed in ${engineName}: ${result.error ?? errors.join('\n')}`);
+  if (result?.error || errors.length) {
+    throw new Error(`page failed in ${engineName}: ${[result?.error, ...errors].filter(Boolean).join('\n')}`);
+  }
   if (!requested.some((p) => p.endsWith('.wasm'))) throw new Error('the page did not load a .wasm');
   if (wasmFile !== undefined) {
     const want = await readFile(wasmFile);
