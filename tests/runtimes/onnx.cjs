@@ -5,10 +5,11 @@
 const { readFileSync } = require('node:fs');
 const ort = require('onnxruntime-web');
 const { createSession } = require('unpool/onnx');
+const { isReady } = require('unpool');
 
 ort.env.wasm.numThreads = 1;
 import('./onnx-example.js')
-  .then(({ onnxExample }) => onnxExample({ createSession, ort, model: readFileSync(process.argv[2]), ep: 'wasm' }))
+  .then(({ onnxExample }) => onnxExample({ createSession, isReady, ort, model: readFileSync(process.argv[2]), ep: 'wasm' }))
   .then((result) => process.stdout.write(`${JSON.stringify(result)}\n`))
   .catch((error) => {
     console.error(error);

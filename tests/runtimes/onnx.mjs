@@ -7,9 +7,10 @@
 import process from 'node:process';
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';
+import { isReady } from 'unpool';
 import { createSession } from 'unpool/onnx';
 import { onnxExample } from './onnx-example.js';
 
 ort.env.wasm.numThreads = 1;
 const model = readFileSync(process.argv[2]);
-process.stdout.write(`${JSON.stringify(await onnxExample({ createSession, ort, model, ep: 'wasm' }))}\n`);
+process.stdout.write(`${JSON.stringify(await onnxExample({ createSession, isReady, ort, model, ep: 'wasm' }))}\n`);

@@ -4,8 +4,10 @@
 // createSession with unpoolNodes 'all' (unpool's WebAssembly kernels run the
 // MaxPool and the MaxUnpool) and through ORT alone (its own kernels), on the
 // same input and execution provider. Throws unless the two agree bit for bit
-// and unpool ran both nodes.
-export async function onnxExample({ createSession, ort, model, ep }) {
+// and unpool ran both nodes, and unless `isReady` of the caller's 'unpool'
+// then says true: 'unpool' and 'unpool/onnx' must share one module instance
+// (createSession initialised it), not load a second copy of the loader.
+export async function onnxExample({ createSession, isReady, ort, model, ep }) {
   const dims = [1, 2, 7, 6];
   // Values on a coarse grid, so that windows hold ties, and negatives.
   const data = Float32Array.from({ length: 84 }, (_, k) => ((k * 37) % 11) - 5);
@@ -24,6 +26,7 @@ export async function onnxExample({ createSession, ort, model, ep }) {
     }
     const steps = session.steps.map((s) => (s.kind === 'unpool' ? `unpool ${s.op}` : s.kind));
     if (steps.join() !== 'unpool MaxPool,unpool MaxUnpool') throw new Error(`unpool/onnx: steps ${steps}`);
+    if (!isReady()) throw new Error("'unpool' is not initialised after unpool/onnx ran: two module instances");
     const result = {
       steps,
       y: { type: got.y.type, dims: got.y.dims, data: Array.from(got.y.data) },

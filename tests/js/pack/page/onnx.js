@@ -3,6 +3,7 @@
 // (its .wasm emitted by the bundler from ORT's own new URL(...,
 // import.meta.url)); loaded unbundled by importmap.html.
 import * as ort from 'onnxruntime-web';
+import { isReady } from 'unpool';
 import { createSession } from 'unpool/onnx';
 import { onnxExample } from './onnx-example.js';
 
@@ -11,7 +12,7 @@ try {
   const response = await fetch('./model.onnx');
   if (!response.ok) throw new Error(`model.onnx: HTTP ${response.status}`);
   const model = new Uint8Array(await response.arrayBuffer());
-  window.__result = await onnxExample({ createSession, ort, model, ep: 'wasm' });
+  window.__result = await onnxExample({ createSession, isReady, ort, model, ep: 'wasm' });
   document.getElementById('out').textContent = 'done';
 } catch (error) {
   window.__result = { error: String(error && error.stack || error) };
