@@ -156,6 +156,8 @@ export function runnerCases(side: RunnerSide): void {
     await expect(createSession(withAttrs({}), { ort, executionProviders: ['webnn'] })).rejects.toThrow(
       /executionProviders "webnn" is not one the runner knows what to cut for/);
     await expect(createSession(new Uint8Array([1, 2, 3]), { ort })).rejects.toThrow(/not an ONNX model/);
+    await expect(createSession(withAttrs({}), { ort, unpoolnodes: 'all' } as never)).rejects.toThrow(
+      'createSession: options.unpoolnodes is not an option; did you mean unpoolNodes?');
     const noGpuBuffers = { ...ort, Tensor: function Tensor() {} } as unknown as OrtLike;
     await expect(createSession(withAttrs({}), { ort: noGpuBuffers, executionProviders: ['webgpu'] })).rejects.toThrow(
       "unpool/onnx: executionProviders 'webgpu' needs ort.Tensor.fromGpuBuffer (onnxruntime-web >= 1.17); " +

@@ -20,6 +20,9 @@ import { readBytes } from './bytes.js';
 
 type Location = 'cpu' | 'gpu-buffer';
 
+/** The options createSession reads itself (RunnerOptions). */
+const RUNNER_KEYS = ['ort', 'executionProviders', 'preferredOutputLocation', 'unpoolNodes', 'fuse'];
+
 /**
  * createSession's options: the namespace to run on and the runner's own, and
  * any other of that ORT's session options (SessionOptionsOf), passed to every
@@ -146,6 +149,15 @@ export async function createSession<O extends OrtNamespace>(
     throw new UnpoolTypeError(`createSession: options must be an object with ort, got ${describe(options)}`);
   }
   const { ort, executionProviders, preferredOutputLocation, unpoolNodes = 'auto', fuse = true, ...rest } = options;
+  // Other keys go to ORT, which ignores what it does not know: a misspelt
+  // option of the runner's would go unnoticed.
+  for (const key of Object.keys(rest)) {
+    const meant = RUNNER_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
+    if (meant !== undefined) {
+      throw new UnpoolTypeError(`createSession: options.${key} is not an option; did you mean ${meant}?`,
+                                'unknown_option');
+    }
+  }
   const { kind, device } = providerKind(executionProviders);
   checkOrt(ort, kind);
   if (unpoolNodes !== 'auto' && unpoolNodes !== 'all') {
