@@ -6,6 +6,8 @@
 #     declarations are compiled first when stale.
 #  2. clang-format --dry-run -Werror (.clang-format) over the C++ in cpp/,
 #     tests/cpp/, tests/fuzz/ and bench/native/, except generated files.
+#  3. every package of package-lock.json admits the Node.js README.md
+#     names (tests/lint/engines.mjs): `npm ci` warns EBADENGINE otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh lint npm
@@ -33,4 +35,6 @@ if ! clang-format --dry-run -Werror --style=file "${files[@]}"; then
   echo "lint: C++ not formatted; to fix: clang-format -i --style=file <the files named above>" >&2
   exit 1
 fi
+echo "lint: engines.node of package-lock.json"
+node tests/lint/engines.mjs
 echo "lint: ok"
