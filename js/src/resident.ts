@@ -13,7 +13,7 @@ import {
 import { heapMalloc } from './heap.js';
 import { wasm } from './loader.js';
 import {
-  checkTensor, classTagOf, describe, numel, TensorLike, TensorResult, typeError, UnpoolError,
+  checkTensor, classTagOf, dataOf, describe, numel, TensorLike, TensorResult, typeError, UnpoolError,
 } from './tensor.js';
 
 export type { DType, DTypeOf } from './dtypes.js';
@@ -65,6 +65,11 @@ export class WasmTensor<T extends TensorData = TensorData> {
     this.shape = Object.freeze(shape.slice());
     this.size = numel(shape);
     Object.freeze(this);  // shape, dtype and size size the reads of every call
+  }
+
+  /** 'WasmTensor', also where a bundler minified the class's name (messages name it so). */
+  get [Symbol.toStringTag](): string {
+    return 'WasmTensor';
   }
 
   /** True once dispose() has run. */
@@ -157,7 +162,7 @@ export function uploadTensor<T extends TensorData>(t: TensorLike<T>): WasmTensor
   if (t === null || typeof t !== 'object') {
     throw typeError(`${fn}: t must be a tensor { data, shape }, got ${describe(t)}`);
   }
-  const kind = classOfTag(classTagOf((t as { data?: unknown }).data))?.kind === 'float'
+  const kind = classOfTag(classTagOf(dataOf(t)))?.kind === 'float'
     ? 'float' : 'index';
   const checked = checkTensor(fn, 't', t, kind);
   const type = checked.type;

@@ -7,10 +7,11 @@
 import type { Call, Input } from '../call.js';
 import { DType, DTYPES, Kind, namesOf, typeNamed, ValueDType } from '../dtypes.js';
 import type { Runtime } from '../runtime.js';
-import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuMemory } from './buffers.js';
 import { CallEncoder, ENCODERS, OpCall, unsupported } from './encode.js';
 import { DeviceErrors } from './errors.js';
+import { notGpuTensor } from './interop.js';
 import { gcd, geometryParams, lcm, PlanGeometry, prod, rangeOf, readPlanGeometry, unitsOf } from './geometry.js';
 import { GpuBufferLike, GpuDeviceLike, USAGE } from './gpu.js';
 import { DTYPE_CODES } from './kernels.js';
@@ -96,9 +97,7 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
     const o = c.outputs[k];
     if (o.out === undefined) return this.tensor(c.fn, shape, o.dtype, o.cls, `${c.fn} ${o.name}`);
     const t = o.out;
-    if (!(t instanceof GpuTensor)) {
-      throw new UnpoolTypeError(`${c.fn}: ${o.name} must be a GpuTensor of ${o.dtype}, got ${describe(t)}`);
-    }
+    if (!(t instanceof GpuTensor)) throw notGpuTensor(c.fn, o.name, t, `a GpuTensor of ${o.dtype}`);
     t.usable(c.fn, o.name);
     if (t.owner !== this) throw new UnpoolTypeError(`${c.fn}: ${o.name} is a GpuTensor of another device`);
     if (t.dtype !== o.dtype) {

@@ -10,13 +10,13 @@ import { checkOptionKeys } from '../keys.js';
 import { init, InitOptions, wasm } from '../loader.js';
 import type { OnlyKnown } from '../options.js';
 import { runtimeOf } from '../runtime.js';
-import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { checkShape, checkTensor, classTagOf, dataOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuBackend } from './device.js';
 import type {
   GpuAdapterLike, GPUAdapterType, GPUBufferType, GpuDeviceLike, GPUDeviceType, GpuLike, GpuRequestAdapterOptions,
   GPUType,
 } from './gpu.js';
-import { wrapSource } from './interop.js';
+import { notGpuTensor, wrapSource } from './interop.js';
 import type { OrtGpuTensorLike, TfGpuDataLike } from './interop.js';
 import { GpuTensor } from './tensor.js';
 
@@ -158,8 +158,7 @@ function opsBackend(b: GpuBackend): Backend<GpuTensor> {
     runtime: (fn) => runtimeOf(wasm(fn)),
     input(fn, name, value, kind) {
       if (value instanceof GpuTensor) return b.input(fn, name, value, kind);
-      throw new UnpoolTypeError(`${fn}: ${name} must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
-          `got ${describe(value)}`);
+      throw notGpuTensor(fn, name, value);
     },
     // Samples a fractional pool drew on the host, as the WebAssembly API draws them: uploaded.
     drawn: (fn, name, s, like) =>
@@ -174,7 +173,7 @@ function backendObject(b: GpuBackend): WebGPUBackend {
     upload(tensor: HostTensor): GpuTensor {
       const fn = 'gpu.upload';
       b.alive(fn);
-      const tag = classTagOf((tensor as { data?: unknown } | null)?.data);
+      const tag = tensor !== null && typeof tensor === 'object' ? classTagOf(dataOf(tensor)) : undefined;
       const kind: Kind = tag === 'Int32Array' || tag === 'BigInt64Array' ? 'index' : 'float';
       const t = checkTensor(fn, 'tensor', tensor, kind);
       return b.upload(fn, t.data, t.shape, t.type.dtype, t.cls);
@@ -197,10 +196,7 @@ function backendObject(b: GpuBackend): WebGPUBackend {
     const fn = 'convertIndices';
     b.alive(fn);
     checkOptionKeys(fn, options, CONVERT_INDICES_KEYS);
-    if (!(indices instanceof GpuTensor)) {
-      throw new UnpoolTypeError(`${fn}: indices must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
-          `got ${describe(indices)}`);
-    }
+    if (!(indices instanceof GpuTensor)) throw notGpuTensor(fn, 'indices', indices);
     b.input(fn, 'indices', indices, 'index');
     const { from, to, toType } = convertCall(fn, b.rt, options, indices.shape);
     return b.convert(fn, indices, from, to, toType.dtype);

@@ -8,7 +8,7 @@
 //   tf.tensor({ buffer }, shape, dtype) (toTfTensor).
 // See docs/webgpu.md ("With ONNX Runtime Web", "With TF.js").
 import { DType } from '../dtypes.js';
-import { describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { classTagOf, describe, foreignTensor, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuTensor } from './tensor.js';
 
 /** What gpu.wrap() reads of an `ort.Tensor` (onnxruntime-common's Tensor). */
@@ -75,8 +75,46 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** Whether `v` looks like an ort.Tensor (any location). */
 function isOrtTensor(v: unknown): v is OrtGpuTensorLike {
-  return isObject(v) && typeof v.location === 'string' && typeof v.type === 'string' &&
-      Array.isArray(v.dims);
+  return foreignTensor(v)?.kind === 'ort';
+}
+
+/**
+ * What to call to get a GpuTensor from `value`, given as argument `name`
+ * where one goes: gpu.wrap() for another library's GPU tensor or a
+ * GPUBuffer, gpu.upload() for data on the CPU; '' when nothing fits.
+ */
+function gpuHint(name: string, value: unknown): string {
+  const f = foreignTensor(value);
+  if (f?.kind === 'ort') {
+    if (f.location === 'gpu-buffer') return `; pass gpu.wrap(${name}), which uses ORT's buffer with no copy`;
+    return f.location === 'cpu' ? `; pass gpu.upload(${name}), a copy of its data on the GPU` : '';
+  }
+  if (f?.kind === 'tf') {
+    return `; on TF.js's WebGPU backend, pass gpu.wrap(${name}.dataToGPU(), { shape: ${name}.shape, ` +
+        `dtype: ${name}.dtype })`;
+  }
+  if (!isObject(value)) return '';
+  let tag: unknown;
+  let data: unknown;
+  try {
+    tag = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
+    data = value.data;
+  } catch {
+    return '';
+  }
+  if (tag === 'WasmTensor') return `; pass gpu.upload(${name}.read())`;
+  if (tag === 'GPUBuffer') return `; pass gpu.wrap(${name}, { shape, dtype })`;
+  return classTagOf(data) !== undefined ? `; pass gpu.upload(${name}), a copy of its data on the GPU` : '';
+}
+
+/**
+ * The error of `value` given as argument `name` of `fn` where a GpuTensor
+ * (`what`) goes: what it is, and what to call instead.
+ * @internal
+ */
+export function notGpuTensor(fn: string, name: string, value: unknown,
+                             what = 'a GpuTensor (gpu.upload() or gpu.wrap())'): UnpoolTypeError {
+  return new UnpoolTypeError(`${fn}: ${name} must be ${what}, got ${describe(value)}${gpuHint(name, value)}`);
 }
 
 /**
@@ -114,9 +152,7 @@ export function wrapSource(fn: string, source: unknown, options: unknown):
 }
 
 function checkGpuTensor(fn: string, t: unknown): GpuTensor {
-  if (!(t instanceof GpuTensor)) {
-    throw new UnpoolTypeError(`${fn}: t must be a GpuTensor, got ${describe(t)}`);
-  }
+  if (!(t instanceof GpuTensor)) throw notGpuTensor(fn, 't', t, 'a GpuTensor');
   t.usable(fn, 't');
   return t;
 }
