@@ -42,9 +42,10 @@ export type {
   FractionalMaxPoolOptions, MaxPoolBackwardOptions, MaxPoolOptions, MaxUnpoolBackwardOptions,
   MaxUnpoolOptions,
 } from './options.js';
-export { convertIndices, outputSizeRange } from './interop.js';
+export { convertIndices, outputSizeRange, toOrtTensor } from './interop.js';
 export type {
-  ConvertedIndexArray, ConvertIndicesOptions, DimsOptions, IndexFormat, OutputSizeRangeOptions,
+  ConvertedIndexArray, ConvertIndicesOptions, DimsOptions, IndexFormat, OrtTensorNamespace,
+  OutputSizeRangeOptions,
 } from './interop.js';
 export type { Layout } from './layout.js';
 export { isUnpoolError, UnpoolError, UnpoolTypeError } from './tensor.js';
