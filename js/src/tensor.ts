@@ -396,6 +396,37 @@ function quickShape(value: unknown, length: number): number[] | undefined {
   return n === length ? shape : undefined;
 }
 
+declare global {
+  interface SymbolConstructor {
+    /**
+     * Explicit resource management's symbol (`using`), declared as
+     * TypeScript's lib esnext.disposable does, so that the package's types
+     * name it under any lib; WasmTensor and GpuTensor have it where the
+     * engine does (withDispose).
+     */
+    readonly dispose: unique symbol;
+  }
+}
+
+/** The engine's Symbol.dispose (Node.js 20 and later, current browsers, Deno, Bun), else undefined. */
+const DISPOSE = (Symbol as { dispose?: unknown }).dispose;
+
+/**
+ * Gives `cls`'s instances `[Symbol.dispose]()`, which calls `release` on
+ * them, where the engine has the symbol: `using t = ...` (TypeScript 5.2+,
+ * or an engine with explicit resource management) releases t when its block
+ * ends. Elsewhere the classes have no such method, and `using` is not there.
+ */
+export function withDispose<C>(cls: { prototype: C }, release: (t: C) => void): void {
+  if (typeof DISPOSE !== 'symbol') return;
+  Object.defineProperty(cls.prototype, DISPOSE, {
+    configurable: true, writable: true,
+    value: function dispose(this: C) {
+      release(this);
+    },
+  });
+}
+
 /**
  * A tensor of another backend carries this key, whose value is its class's
  * name (a GpuTensor of `unpool/webgpu`): checkTensor then names it instead

@@ -47,6 +47,7 @@ const TS_LAYERS: readonly (readonly string[])[] = [
 const STATE: Readonly<Record<string, readonly string[]>> = {
   'loader.ts': ['loaded', 'loadedInfo', 'loading'],  // the one loaded module
   'runtime.ts': ['current'],  // its runtime
+  'resident.ts': ['live'],  // the count of WasmTensors not disposed (memoryUsage().liveTensors)
 };
 
 const layerOf = (file: string) => TS_LAYERS.findIndex((l) => l.includes(file));

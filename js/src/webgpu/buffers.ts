@@ -17,10 +17,30 @@ function wrappedClass(dtype: DType): ArrayClass {
   return classes[0];
 }
 
+/** What gpu.memoryUsage() reports: the backend's own tensors not yet destroyed. */
+export interface GpuMemoryUsage {
+  /** GpuTensors whose buffers the backend made (uploads, results) and that are not destroyed. */
+  liveTensors: number;
+  /** Their buffers' bytes. */
+  liveBytes: number;
+}
+
 export abstract class GpuMemory {
   readonly fnPrefix = 'gpu.';
+  /** The library's tensors not yet destroyed: a missed destroy() shows here. */
+  private readonly live: GpuMemoryUsage = { liveTensors: 0, liveBytes: 0 };
 
   protected constructor(readonly device: GpuDeviceLike) {}
+
+  /** A copy of the live counts. */
+  memoryUsage(): GpuMemoryUsage {
+    return { ...this.live };
+  }
+
+  released(bytes: number): void {
+    this.live.liveTensors--;
+    this.live.liveBytes -= bytes;
+  }
 
   /** The owner of the tensors made here (the backend). */
   protected abstract get owner(): GpuOwner;
@@ -40,7 +60,10 @@ export abstract class GpuMemory {
   /** A new tensor of the library's. */
   tensor(fn: string, shape: readonly number[], dtype: DType, cls: ArrayClass, label: string): GpuTensor {
     const buffer = this.createBuffer(fn, bytesOf(dtype, numel(shape)), label);
-    return new GpuTensor(this.owner, buffer, shape, dtype, cls, true);
+    const t = new GpuTensor(this.owner, buffer, shape, dtype, cls, true);
+    this.live.liveTensors++;
+    this.live.liveBytes += buffer.size;
+    return t;
   }
 
   /** `data` written into a new buffer (its bytes padded to a whole word). */

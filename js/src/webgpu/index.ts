@@ -11,6 +11,7 @@ import { init, InitOptions, wasm } from '../loader.js';
 import type { OnlyKnown } from '../options.js';
 import { runtimeOf } from '../runtime.js';
 import { checkShape, checkTensor, classTagOf, dataOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import type { GpuMemoryUsage } from './buffers.js';
 import { GpuBackend } from './device.js';
 import type {
   GpuAdapterLike, GPUAdapterType, GPUBufferType, GpuDeviceLike, GPUDeviceType, GpuLike, GpuRequestAdapterOptions,
@@ -21,6 +22,7 @@ import type { OrtGpuTensorLike, TfGpuDataLike } from './interop.js';
 import { GpuTensor } from './tensor.js';
 
 export { GpuTensor } from './tensor.js';
+export type { GpuMemoryUsage } from './buffers.js';
 export { toOrtTensor, toTfTensor } from './interop.js';
 export type { OrtGpuTensorLike, OrtLike, TfGpuDataLike, TfLike, ToTfTensorOptions } from './interop.js';
 export type {
@@ -143,6 +145,13 @@ export interface WebGPUBackend extends GpuOps {
   wrap<D extends DType>(data: TfGpuDataLike, options: { shape: readonly number[]; dtype: D }):
       GpuTensor<WrappedArrayOf<D>>;
   wrap<D extends string>(tensor: OrtGpuTensorLike & { readonly type: D }): GpuTensor<WrappedArrayOf<D>>;
+  /**
+   * The GpuTensors this backend made (uploads, results) that are not
+   * destroyed yet, and their buffers' bytes: a tensor whose destroy() was
+   * missed shows here. Wrapped buffers are their owners' and not counted; a
+   * tensor handed to ONNX Runtime counts until its ort.Tensor is disposed.
+   */
+  memoryUsage(): GpuMemoryUsage;
   /** convertIndices on the GPU: the same options, a GpuTensor of the result's index type. */
   convertIndices<const O extends ConvertIndicesOptions>(
       indices: GpuTensor<IndexArray>, options: OnlyKnown<O, ConvertIndicesOptions>):
@@ -170,6 +179,7 @@ function opsBackend(b: GpuBackend): Backend<GpuTensor> {
 function backendObject(b: GpuBackend): WebGPUBackend {
   const api: Record<string, unknown> = {
     device: b.device,
+    memoryUsage: (): GpuMemoryUsage => b.memoryUsage(),
     upload(tensor: HostTensor): GpuTensor {
       const fn = 'gpu.upload';
       b.alive(fn);

@@ -3,7 +3,7 @@
 // indices as (lo, hi) u32 pairs.
 import { ArrayClass, DType, DTYPES, StorageArray, TensorData } from '../dtypes.js';
 import type { TensorResult } from '../tensor.js';
-import { BACKEND_TENSOR, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { BACKEND_TENSOR, UnpoolError, UnpoolTypeError, withDispose } from '../tensor.js';
 import type { GpuBufferLike, GPUBufferType } from './gpu.js';
 
 /** What a GpuTensor needs of its backend (device.ts). */
@@ -14,6 +14,8 @@ export interface GpuOwner {
   readBytes(fn: string, buffer: GpuBufferLike, bytes: number): Promise<ArrayBuffer>;
   failure(fn: string, check: ContentCheck): Promise<UnpoolError | undefined>;
   alive(fn: string): void;
+  /** A tensor that owned its buffer destroyed it (`bytes`: the buffer's size): gpu.memoryUsage(). */
+  released(bytes: number): void;
 }
 
 /**
@@ -60,6 +62,14 @@ export class GpuTensor<T extends TensorData = TensorData> {
   get [BACKEND_TENSOR](): string {
     return 'GpuTensor';
   }
+
+  /**
+   * destroy(), where the engine has Symbol.dispose: `using t =
+   * gpu.maxPool2d(...).output;` releases the buffer when its block ends
+   * (TypeScript 5.2+). Nothing for a tensor handed to ONNX Runtime by
+   * toOrtTensor(): the ort.Tensor owns it then.
+   */
+  declare readonly [Symbol.dispose]: () => void;
 
   /** @internal The checks of the calls that made this tensor's contents. */
   checks: readonly ContentCheck[] = [];
@@ -157,7 +167,15 @@ export class GpuTensor<T extends TensorData = TensorData> {
           '{ zeroCopy: true }) uses this buffer and is not disposed: dispose() it first');
     }
     this.destroyed = true;
-    if (this.owned) this.raw.destroy();
+    if (this.owned) {
+      this.raw.destroy();
+      this.owner.released(this.raw.size);
+    }
+  }
+
+  /** @internal The end of a `using` block: destroy(), unless ONNX Runtime owns the buffer now. */
+  scopeEnd(): void {
+    if (!this.handedOver) this.destroy();
   }
 
   /**
@@ -186,3 +204,5 @@ export class GpuTensor<T extends TensorData = TensorData> {
     };
   }
 }
+
+withDispose(GpuTensor, (t) => t.scopeEnd());
