@@ -25,6 +25,7 @@ const TS_LAYERS: readonly (readonly string[])[] = [
   ['resident.ts'],
   ['options.ts'],  // the public option types (their FloatInput samples)
   ['call.ts'],  // a call, a backend, host inputs and out arrays
+  ['hints.ts'],  // what indices refused by the core fit (another format, another outputSize)
   ['streamed.ts'],
   ['engine.ts'],  // the WebAssembly backend
   ['optable.ts'],  // the op table

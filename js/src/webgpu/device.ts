@@ -6,6 +6,7 @@
 // (what went wrong on the device), pipelines.ts, kernels.ts (the table).
 import type { Call, Input } from '../call.js';
 import { DType, DTYPES, Kind, namesOf, typeNamed, ValueDType } from '../dtypes.js';
+import { withIndexHint } from '../hints.js';
 import type { Runtime } from '../runtime.js';
 import { numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuMemory } from './buffers.js';
@@ -182,13 +183,28 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
         const status = this.statusBuffer();
         // The call's block, kept: the message is planned again from it.
         const block = rt.params.snapshot();
+        // The indices whose contents a bad index is of (none for a fractional pool's samples).
+        const indices = c.op === 'fractionalMaxPool' ? undefined : inputs[1];
         setCheck({
           status,
-          error: (w) => {
+          error: async (w) => {
+            // The whole indices, read back, say what else they fit (another
+            // index format, another outputSize: hints.ts), as the WebAssembly
+            // API's message does; without them (destroyed since, unreadable,
+            // or changed: no longer holding the bad value) the message is
+            // the same but for that hint.
+            const raw = indices === undefined || indices.isDestroyed ? undefined
+              : await this.readBytes(c.fn, indices.raw, indices.byteLength).catch(() => undefined);
+            // From here on synchronous: no other call can change the block or the plan in between.
             rt.params.restore(block);
             rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.valueCodes[c.dtype as ValueDType],
                                rt.codes[c.indexType]));
-            return this.coreError(rt.m.contentError(plan, w[0], w[1], w[2]));
+            const error = this.coreError(rt.m.contentError(plan, w[0], w[1], w[2]));
+            if (raw === undefined) return error;
+            const all = DTYPES[indices!.dtype].view(raw, 0, indices!.size) as Int32Array | BigInt64Array;
+            const value = BigInt.asIntN(64, (BigInt(w[2]) << 32n) | BigInt(w[1]));
+            if (BigInt(all[w[0]] ?? -1) !== value) return error;
+            return withIndexHint(rt, plan, c.fn, c.op, c.dims, all, error) as UnpoolError;
           },
         });
         return status;

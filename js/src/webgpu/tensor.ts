@@ -29,8 +29,11 @@ export interface GpuOwner {
 export interface ContentCheck {
   /** [first bad element or 0xffffffff, its value's lo, hi, per call] */
   status?: GpuBufferLike;
-  /** The error of a bad element, worded by the core from the status words. */
-  error?: (words: Uint32Array) => UnpoolError;
+  /**
+   * The error of a bad element, worded by the core from the status words
+   * (asynchronous: it may read the call's indices back for the core's hint).
+   */
+  error?: (words: Uint32Array) => UnpoolError | Promise<UnpoolError>;
   /** The outcome, once asked for (or from the start: the device's own validation). */
   outcome?: Promise<UnpoolError | undefined>;
 }
