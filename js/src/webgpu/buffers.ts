@@ -120,6 +120,28 @@ export abstract class GpuMemory {
     }
   }
 
+  /**
+   * The 16 bytes of each of `statuses`, one after the other: each copied
+   * into one staging buffer, mapped once (the outcome of many calls for one
+   * queue round trip).
+   */
+  async readStatuses(fn: string, statuses: GpuBufferLike[]): Promise<ArrayBuffer> {
+    this.owner.alive(fn);
+    const size = 16 * statuses.length;
+    const staging = this.device.createBuffer({ size, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'unpool statuses' });
+    try {
+      const enc = this.device.createCommandEncoder({ label: 'unpool statuses' });
+      statuses.forEach((b, i) => enc.copyBufferToBuffer(b, 0, staging, 16 * i, 16));
+      this.device.queue.submit([enc.finish()]);
+      await staging.mapAsync(1);
+      const copy = staging.getMappedRange(0, size).slice(0);
+      staging.unmap();
+      return copy;
+    } finally {
+      staging.destroy();
+    }
+  }
+
   /** A status buffer: [NONE, 0, 0, 0], for one call's content checks. */
   statusBuffer(): GpuBufferLike {
     const b = this.device.createBuffer({

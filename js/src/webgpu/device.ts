@@ -45,7 +45,7 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
               readonly keep: readonly unknown[] = []) {
     super(device);
     this.pipelines = new Pipelines(device);
-    this.errors = new DeviceErrors(device, (fn, b, bytes) => this.readBytes(fn, b, bytes));
+    this.errors = new DeviceErrors(device, (fn, statuses) => this.readStatuses(fn, statuses));
     void device.lost.then((info) => {
       this.lostMessage = `the GPUDevice was lost (${info?.reason ?? 'unknown'}: ${info?.message ?? ''})`;
     });
@@ -59,8 +59,22 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
     if (this.lostMessage !== undefined) throw new UnpoolError(`${fn}: ${this.lostMessage}`, 'device_lost');
   }
 
-  failure(fn: string, c: ContentCheck): Promise<UnpoolError | undefined> {
-    return this.errors.failure(fn, c);
+  /** The next check's place in call order. */
+  private seq = 0;
+
+  private stamped(c: ContentCheck): ContentCheck {
+    c.seq = this.seq++;
+    return c;
+  }
+
+  async check(fn: string, tensors: readonly GpuTensor[]): Promise<void> {
+    // Each call's checks once, in call order: every result carries the
+    // checks of the calls that made its inputs too.
+    const all = [...new Set(tensors.flatMap((t) => t.checks))].sort((a, b) => a.seq! - b.seq!);
+    for (const outcome of this.errors.outcomes(fn, all)) {
+      const e = await outcome;
+      if (e !== undefined) throw e;
+    }
   }
 
   /** The core's error for status `code` (its message in lastError()). */
@@ -160,8 +174,8 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
     let check: ContentCheck | undefined;
     const refused = this.errors.refusals(fn, named, () => this.encode(rt, c, g, units, inputs, outputs, plan,
                                                                (k) => { check = k; }));
-    if (check !== undefined) checks.push(check);
-    if (refused !== undefined) checks.push(refused);
+    if (check !== undefined) checks.push(this.stamped(check));
+    if (refused !== undefined) checks.push(this.stamped(refused));
     for (const t of outputs) t.checks = checks;
     return outputs;
   }
@@ -308,7 +322,7 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
         e.release();
       }
     });
-    result.checks = [...indices.checks, check, ...(refused === undefined ? [] : [refused])];
+    result.checks = [...indices.checks, this.stamped(check), ...(refused === undefined ? [] : [this.stamped(refused)])];
     return result;
   }
 }

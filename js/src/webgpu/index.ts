@@ -152,6 +152,15 @@ export interface WebGPUBackend extends GpuOps {
    * tensor handed to ONNX Runtime counts until its ort.Tensor is disposed.
    */
   memoryUsage(): GpuMemoryUsage;
+  /**
+   * Resolves when none of the calls that made these tensors found bad
+   * contents (an index outside its plane, a random sample outside [0, 1]),
+   * and rejects with the error `t.check()` gives otherwise: the first in
+   * call order. Reads every status word not read yet in one mapAsync (one
+   * queue round trip however many calls), not the data. Pass the end of a
+   * chain: a result carries the checks of the calls that made its inputs.
+   */
+  check(...tensors: GpuTensor[]): Promise<void>;
   /** convertIndices on the GPU: the same options, a GpuTensor of the result's index type. */
   convertIndices<const O extends ConvertIndicesOptions>(
       indices: GpuTensor<IndexArray>, options: OnlyKnown<O, ConvertIndicesOptions>):
@@ -180,6 +189,21 @@ function backendObject(b: GpuBackend): WebGPUBackend {
   const api: Record<string, unknown> = {
     device: b.device,
     memoryUsage: (): GpuMemoryUsage => b.memoryUsage(),
+    async check(...tensors: unknown[]): Promise<void> {
+      const fn = 'gpu.check';
+      b.alive(fn);
+      const checked = tensors.map((t, i) => {
+        const name = `tensors[${i}]`;
+        if (Array.isArray(t)) {
+          throw new UnpoolTypeError(`${fn}: ${name} is an array; pass the tensors as arguments: gpu.check(...tensors)`);
+        }
+        if (!(t instanceof GpuTensor)) throw notGpuTensor(fn, name, t);
+        t.usable(fn, name);
+        if (t.owner !== b) throw new UnpoolTypeError(`${fn}: ${name} is a GpuTensor of another device (another initWebGPU())`);
+        return t;
+      });
+      return b.check(fn, checked);
+    },
     upload(tensor: HostTensor): GpuTensor {
       const fn = 'gpu.upload';
       b.alive(fn);

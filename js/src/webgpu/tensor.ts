@@ -12,7 +12,8 @@ export interface GpuOwner {
   /** The GPUDevice the tensor's buffer belongs to. */
   readonly device: unknown;
   readBytes(fn: string, buffer: GpuBufferLike, bytes: number): Promise<ArrayBuffer>;
-  failure(fn: string, check: ContentCheck): Promise<UnpoolError | undefined>;
+  /** Resolves when none of these tensors' calls found bad contents; else rejects with the first error. */
+  check(fn: string, tensors: readonly GpuTensor[]): Promise<void>;
   alive(fn: string): void;
   /** A tensor that owned its buffer destroyed it (`bytes`: the buffer's size): gpu.memoryUsage(). */
   released(bytes: number): void;
@@ -27,6 +28,8 @@ export interface GpuOwner {
  * them naming nothing (issue 37).
  */
 export interface ContentCheck {
+  /** Its place in the order of the backend's calls (the first error in call order is the one reported). */
+  seq?: number;
   /** [first bad element or 0xffffffff, its value's lo, hi, per call] */
   status?: GpuBufferLike;
   /**
@@ -123,15 +126,12 @@ export class GpuTensor<T extends TensorData = TensorData> {
    * their inputs' contents, and rejects with the error the WebAssembly API
    * throws for the same tensors otherwise (an index outside its plane, a
    * random sample outside [0, 1]). Reads back a few status words, not the
-   * data.
+   * data: those of every call not read yet, in one mapAsync (gpu.check).
    */
   async check(): Promise<void> {
     const fn = `${this.owner.fnPrefix}check`;
     this.usable(fn, 'tensor');
-    for (const c of this.checks) {
-      const e = await this.owner.failure(fn, c);
-      if (e !== undefined) throw e;
-    }
+    return this.owner.check(fn, [this]);
   }
 
   /**
