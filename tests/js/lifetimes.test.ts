@@ -1,7 +1,8 @@
-// WasmTensor lifetimes (issue 44): `using` frees a tensor at the end of its
-// block where the engine has Symbol.dispose (Node.js 20+ and the browsers
-// here; Vitest lowers the syntax), and a tensor never disposed can be found:
-// memoryUsage().liveTensors counts them. GpuTensor's side:
+// WasmTensor lifetimes (issue 44): [Symbol.dispose] is dispose() where the
+// engine has the symbol, and a tensor never disposed can be found:
+// memoryUsage().liveTensors counts them. The `using` syntax itself:
+// tests/js/using.node.test.ts (WebKitGTK cannot parse it, and Vitest's
+// browser mode leaves it as written). GpuTensor's side:
 // tests/webgpu/cases/lifetimes.mjs, and docs/webgpu.md's Node.js program
 // (run as written on Node.js 24 by the WebGPU stage).
 import { describe, expect, it } from 'vitest';
@@ -25,30 +26,6 @@ describe('WasmTensor lifetimes', () => {
     expect(unpool.memoryUsage()).toEqual(before);
     // A failed call makes none.
     expect(() => unpool.maxPool2d(x(), { kernelSize: 9, resident: true })).toThrow(RangeError);
-    expect(unpool.memoryUsage()).toEqual(before);
-  });
-
-  it.runIf(hasDispose)('using frees a tensor when its block ends, thrown out of or not', () => {
-    const before = unpool.memoryUsage();
-    let kept: unpool.WasmTensor | undefined;
-    {
-      using t = unpool.uploadTensor(x());
-      const r = unpool.maxPool2d(t, { kernelSize: 2, resident: true });
-      using p = r.output;
-      using i = r.indices;
-      kept = p;
-      expect(unpool.memoryUsage().liveTensors).toBe(before.liveTensors + 3);
-      expect(Array.from(p.toArray()).length).toBe(16);
-      expect(i.dtype).toBe('int32');
-    }
-    expect(kept.isDisposed).toBe(true);
-    expect(unpool.memoryUsage()).toEqual(before);
-    expect(() => {
-      using t = unpool.uploadTensor(x());
-      kept = t;
-      throw new Error('out of the block');
-    }).toThrow('out of the block');
-    expect(kept.isDisposed).toBe(true);
     expect(unpool.memoryUsage()).toEqual(before);
   });
 
