@@ -177,9 +177,9 @@ export function foreignTensor(value: unknown): ForeignTensor | undefined {
 
 /**
  * An object as messages describe it: another library's tensor by what it
- * is, else the tag its class gives itself (platform objects, unpool's
- * tensors), else its class's readable name, else its keys; never a
- * minified class name.
+ * is, else its class's name when that is a global's (Map, GPUDevice), else
+ * the tag its class gives itself (unpool's tensors, platform objects), else
+ * its class's readable name, else its keys; never a minified class name.
  */
 function describeObject(value: object): string {
   const foreign = foreignTensor(value);
@@ -196,8 +196,11 @@ function describeObject(value: object): string {
   } catch {
     // A Proxy that throws: described by what is left.
   }
-  if (typeof tag === 'string' && tag !== '') return withArticle(tag);
+  // A global's class by its name first: a tag may be inherited (Deno's
+  // GPUDevice has only EventTarget's).
   const name = readableName(ctor);
+  if (name !== undefined && (globalThis as Record<string, unknown>)[name] === ctor) return withArticle(name);
+  if (typeof tag === 'string' && tag !== '') return withArticle(tag);
   if (name !== undefined) return withArticle(name);
   if (keys.length === 0) return 'an object';
   return `an object { ${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', ...' : ''} }`;
