@@ -8,6 +8,8 @@
 #     tests/cpp/, tests/fuzz/ and bench/native/, except generated files.
 #  3. js/src/onnx/onnx_pb.ts is what scripts/gen-onnx-proto.sh generates
 #     from js/src/onnx/proto/onnx.proto.
+#  4. every package of package-lock.json admits the Node.js README.md
+#     names (tests/lint/engines.mjs): `npm ci` warns EBADENGINE otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh lint npm
@@ -36,4 +38,6 @@ if ! clang-format --dry-run -Werror --style=file "${files[@]}"; then
   exit 1
 fi
 bash scripts/gen-onnx-proto.sh --check
+echo "lint: engines.node of package-lock.json"
+node tests/lint/engines.mjs
 echo "lint: ok"

@@ -59,6 +59,8 @@ Status max_unpool_output_range(const UnpoolParams& params, const Shape& input, S
 Status plan_max_unpool(const UnpoolParams& params, const Shape& input, DType dtype,
                        IndexType index_type, Plan* plan, std::string* error) {
   Plan p = internal::new_plan(Op::kMaxUnpool, "maxUnpool#d", params.dims, dtype, index_type, "x");
+  // A kernel: the outputSize has a range (the npm API's index hints try its sizes).
+  p.pool_geometry = params.kernel.count != 0 || params.kernel.list;
   Check c = internal::plan_unpool(p.name, params, input, &p.geometry, &p.output);
   if (c.ok()) c = internal::check_types(p.name, dtype, index_type);
   if (c.ok()) *plan = p;

@@ -32,6 +32,21 @@ const FIELDS = {
 } as const;
 
 export type Field = keyof typeof FIELDS;
+
+/** A plan's resolved geometry as the core wrote it (planGeometry()): D, H, W per spatial field. */
+export interface PlanGeometry {
+  layout: number;
+  channels: number;
+  planes: number;
+  in: number[];
+  out: number[];
+  kernel: number[];
+  stride: number[];
+  pad: number[];
+  dilation: number[];
+  /** A kernel was given: a pool backward's windows wholly in padding are known, an unpool's outputSize has a range. */
+  poolGeometry: boolean;
+}
 type Shape = 'shapeA' | 'shapeB' | 'shapeOut';
 type Layout = Readonly<Record<Field, number>> & { readonly slots: number };
 
@@ -162,6 +177,20 @@ export class ParamBlock {
   read(field: Field): number[] {
     const at = this.layout[field];
     return Array.from(this.f.subarray(at, at + FIELDS[field]));
+  }
+
+  /** The geometry planGeometry() wrote. */
+  planGeometry(): PlanGeometry {
+    const f = this.read('planGeometry');
+    let s = 0;
+    const three = () => { const r = [f[s], f[s + 1], f[s + 2]]; s += 3; return r; };
+    const layout = f[s++], channels = f[s++], planes = f[s++];
+    const g = {
+      layout, channels, planes, in: three(), out: three(), kernel: three(), stride: three(),
+      pad: three(), dilation: three(), poolGeometry: false,
+    };
+    g.poolGeometry = f[s] === 1;
+    return g;
   }
 
   /** The whole block, to be put back by restore() (a call planned again later). */

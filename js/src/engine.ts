@@ -11,6 +11,7 @@
 import { Backend, Call, checkOut, hostInput, Output, OutputSpec, Sink } from './call.js';
 import { DTYPES, FloatArray, StorageArray, ValueDType } from './dtypes.js';
 import { ARENA_BYTES, HeapBlock, round8 } from './heap.js';
+import { hintsIndices, withIndexHint } from './hints.js';
 import { wasm } from './loader.js';
 import { addressOf, allocTensor, WasmTensor } from './resident.js';
 import { Runtime, runtimeOf } from './runtime.js';
@@ -180,5 +181,25 @@ export const wasmBackend: Backend<TensorResult | WasmTensor> = Object.freeze({
   input: hostInput,
   drawn: (fn: string, name: string, tensor: { data: FloatArray; shape: number[] }) =>
     hostInput(fn, name, tensor, 'float'),
-  execute,
+  execute: (rt: Runtime, c: Call) => {
+    try {
+      return execute(rt, c);
+    } catch (e) {
+      throw hinted(rt, c, e);
+    }
+  },
 });
+
+/**
+ * An index error with what the call's indices fit (hints.ts). The indices
+ * are all there: host data, or a resident tensor read in place (a streamed
+ * call's error names the first bad index of the whole tensor, as its
+ * ranges run in order).
+ */
+function hinted(rt: Runtime, c: Call, e: unknown): unknown {
+  if (!hintsIndices(c.op) || c.inputs.length < 2) return e;
+  const i = c.inputs[1];
+  const n = numel(i.shape);
+  const indices = (i.data ?? DTYPES[i.dtype].view(rt.heap, i.address, n)) as Int32Array | BigInt64Array;
+  return withIndexHint(rt, rt.plans[c.op], c.fn, c.op, c.dims, indices, e);
+}

@@ -12,6 +12,7 @@
  * @packageDocumentation
  */
 import { wasm } from './loader.js';
+import { liveTensors } from './resident.js';
 
 export { backendInfo, init, isReady } from './loader.js';
 export type { BackendInfo, InitOptions } from './loader.js';
@@ -42,9 +43,10 @@ export type {
   FractionalMaxPoolOptions, MaxPoolBackwardOptions, MaxPoolOptions, MaxUnpoolBackwardOptions,
   MaxUnpoolOptions,
 } from './options.js';
-export { convertIndices, outputSizeRange } from './interop.js';
+export { convertIndices, outputSizeRange, toOrtTensor } from './interop.js';
 export type {
-  ConvertedIndexArray, ConvertIndicesOptions, DimsOptions, IndexFormat, OutputSizeRangeOptions,
+  ConvertedIndexArray, ConvertIndicesOptions, DimsOptions, IndexFormat, OrtTensorNamespace,
+  OutputSizeRangeOptions,
 } from './interop.js';
 export type { Layout } from './layout.js';
 export { isUnpoolError, UnpoolError, UnpoolTypeError } from './tensor.js';
@@ -65,9 +67,16 @@ export interface MemoryUsage {
    * about 72 KB: the parameter block and the 64 KiB arena of small calls,
    * held for the module's life. */
   inUseBytes: number;
+  /**
+   * WasmTensors made (uploadTensor(), `resident: true`) and not yet
+   * disposed: one that was never disposed keeps its bytes for the module's
+   * life and shows here.
+   */
+  liveTensors: number;
 }
 
 /** Heap statistics of the module (after `await init()`). */
 export function memoryUsage(): MemoryUsage {
-  return wasm('memoryUsage').memoryUsage();
+  const { heapBytes, inUseBytes } = wasm('memoryUsage').memoryUsage();
+  return { heapBytes, inUseBytes, liveTensors: liveTensors() };
 }

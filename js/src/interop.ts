@@ -1,6 +1,7 @@
-// Bridges to other runtimes: index format conversions (ONNX, TensorFlow)
-// and the generic outputSizeRange. Formats are checked and converted by the
-// core (unpool::convert_indices), so messages match the C++ API.
+// Bridges to other runtimes: index format conversions (ONNX, TensorFlow),
+// results handed to ONNX Runtime as its tensors (toOrtTensor), and the
+// generic outputSizeRange. Formats are checked and converted by the core
+// (unpool::convert_indices), so messages match the C++ API.
 import { DTypeInfo, DTYPES } from './dtypes.js';
 import type { OptionOf } from './functional.js';
 import { HeapBlock } from './heap.js';
@@ -11,9 +12,10 @@ import { wasm } from './loader.js';
 import type { OnlyKnown } from './options.js';
 import { indexTypeOf, plainGeometry } from './parse.js';
 import { Runtime, runtimeOf } from './runtime.js';
+import { WasmTensor } from './resident.js';
 import {
-  checkShape, checkTensor, describe, IndexArray, IndexType, numel, rangeError, TensorResult,
-  TensorLike, typeError,
+  BACKEND_TENSOR, checkShape, checkTensor, describe, IndexArray, IndexType, numel, rangeError,
+  TensorData, TensorResult, TensorLike, typeError, UnpoolError,
 } from './tensor.js';
 
 /**
@@ -217,4 +219,64 @@ export function outputSizeRange(shape: readonly number[],
     layout: options.layout,
   };
   return outputRange(rt, dims, s, g, fn, 'shape');
+}
+
+/**
+ * What toOrtTensor() uses of an ONNX Runtime namespace (onnxruntime-node,
+ * onnxruntime-web, onnxruntime-react-native): `new ort.Tensor(type, data, dims)`.
+ */
+export interface OrtTensorNamespace<T = unknown> {
+  readonly Tensor: new (type: never, data: never, dims: readonly number[]) => T;
+}
+
+/**
+ * A result (`{ data, shape, dtype }`, or any tensor the functions take, or
+ * a WasmTensor) as an ONNX Runtime tensor: `new ort.Tensor(type, data,
+ * dims)`, so the next session takes it as it is. The data is not copied
+ * (a WasmTensor's is copied out of module memory once; the WasmTensor stays
+ * the caller's): ORT's tensor is a view of the same memory, in its class
+ * (a Uint8ClampedArray as a Uint8Array, which ORT would otherwise copy;
+ * float16 as a Float16Array or as Uint16Array bits, both of which ORT
+ * takes for 'float16'). bfloat16 has no ORT tensor type: an UnpoolError
+ * 'unsupported'. `ort` is the namespace you imported; the package depends
+ * on no ONNX Runtime.
+ *
+ * @example
+ * const { output } = maxPool2d(ortTensor, { kernelSize: 2 });  // ort.Tensors go in as they are
+ * const { y } = await session.run({ x: toOrtTensor(output, ort) });
+ */
+export function toOrtTensor<T>(t: TensorLike<TensorData> | WasmTensor<TensorData>,
+                               ort: OrtTensorNamespace<T>): T {
+  const fn = 'toOrtTensor';
+  const o = ort as { Tensor?: unknown } | null;
+  if (o === null || typeof o !== 'object' || typeof o.Tensor !== 'function') {
+    throw typeError(`${fn}: ort must be an ONNX Runtime namespace with a Tensor class ` +
+        `(import * as ort from 'onnxruntime-node' or 'onnxruntime-web'), got ${describe(ort)}`);
+  }
+  let data: unknown;
+  let shape: number[];
+  let dtype: string;
+  if (t instanceof WasmTensor) {
+    if (t.isDisposed) throw typeError(`${fn}: t is a WasmTensor that was disposed`);
+    const r = t.read();
+    // ORT copies a Uint8ClampedArray (Uint8Array.from): the same memory as a Uint8Array is not.
+    data = r.dtype === 'uint8' ? new Uint8Array((r.data as Uint8Array).buffer) : r.data;
+    ({ shape, dtype } = r);
+  } else {
+    if (t !== null && typeof t === 'object' && typeof (t as { [BACKEND_TENSOR]?: unknown })[BACKEND_TENSOR] === 'string') {
+      throw typeError(`${fn}: t is a GpuTensor: hand it over with toOrtTensor of 'unpool/webgpu', ` +
+          'which gives ORT its buffer');
+    }
+    // Read once, through checkTensor: a view of the caller's memory (no
+    // copy), in its class; uint8 as a Uint8Array (a Uint8ClampedArray too).
+    const checked = checkTensor(fn, 't', t, 'float');
+    dtype = checked.type.dtype;
+    data = dtype === 'uint8' ? checked.data : checked.cls.wrap(checked.data);
+    shape = checked.shape;
+  }
+  if (dtype === 'bfloat16') {
+    throw new UnpoolError(`${fn}: ONNX Runtime has no bfloat16 tensor type (its JavaScript tensors take ` +
+        'float32, float64, float16, int8, int16, int32, int64 and uint8 of unpool\'s dtypes)', 'unsupported');
+  }
+  return new ort.Tensor(dtype as never, data as never, shape);
 }

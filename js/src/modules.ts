@@ -13,7 +13,7 @@ import type { Layout } from './layout.js';
 import { ModuleSpec, MODULES, opName } from './optable.js';
 import type { OnlyKnown, ResultOptions } from './options.js';
 import type { FloatInput, IndexInput, WasmTensor } from './resident.js';
-import { describe, typeError } from './tensor.js';
+import { describe, readableName, typeError } from './tensor.js';
 import type { FloatArray, IndexArray, IndexType, Size, TensorResult, ValueArray } from './tensor.js';
 
 /** The options of a module class's forward() and backward(). */
@@ -139,7 +139,8 @@ abstract class Module {
     const dims = (new.target as unknown as { readonly dims: unknown }).dims;
     if (typeof dims !== 'number' || !spec.forward.dims.includes(dims)) {
       // Only a subclass that changed its static dims gets here.
-      throw typeError(`${new.target.name}: static dims=${describe(dims)} must be one of ` +
+      const cls = readableName(new.target) ?? `a subclass of ${spec.cls}`;
+      throw typeError(`${cls}: static dims=${describe(dims)} must be one of ` +
           `${spec.forward.dims.join(', ')} (a ${spec.cls} class's spatial dims)`);
     }
     this.dims = dims;

@@ -13,7 +13,8 @@ import {
 import { heapMalloc } from './heap.js';
 import { wasm } from './loader.js';
 import {
-  checkTensor, classTagOf, describe, numel, TensorLike, TensorResult, typeError, UnpoolError,
+  checkTensor, classTagOf, dataOf, describe, numel, TensorLike, TensorResult, typeError, UnpoolError,
+  withDispose,
 } from './tensor.js';
 
 export type { DType, DTypeOf } from './dtypes.js';
@@ -31,6 +32,9 @@ const ADDRESSES = new WeakMap<object, number>();
 
 /** The array class of each WasmTensor's data, as it was given (results come back in it). */
 const CLASSES = new WeakMap<object, ArrayClass>();
+
+/** WasmTensors made and not yet disposed (memoryUsage().liveTensors): a leak shows as a count. */
+let live = 0;
 
 /**
  * A tensor in the module's memory: the `resident: true` result of every op,
@@ -51,6 +55,11 @@ export class WasmTensor<T extends TensorData = TensorData> {
   /** Number of elements. */
   readonly size: number;
   private readonly module: UnpoolWasmModule;
+  /**
+   * dispose(), where the engine has Symbol.dispose: `using t =
+   * uploadTensor(x);` frees t when its block ends (TypeScript 5.2+).
+   */
+  declare readonly [Symbol.dispose]: () => void;
 
   /** @internal Use uploadTensor() or an op's `resident: true`. */
   constructor(token: symbol, module: UnpoolWasmModule, address: number, dtype: DType,
@@ -64,7 +73,13 @@ export class WasmTensor<T extends TensorData = TensorData> {
     this.dtype = dtype as DTypeOf<T>;
     this.shape = Object.freeze(shape.slice());
     this.size = numel(shape);
+    live++;
     Object.freeze(this);  // shape, dtype and size size the reads of every call
+  }
+
+  /** 'WasmTensor', also where a bundler minified the class's name (messages name it so). */
+  get [Symbol.toStringTag](): string {
+    return 'WasmTensor';
   }
 
   /** True once dispose() has run. */
@@ -96,6 +111,7 @@ export class WasmTensor<T extends TensorData = TensorData> {
     if (!address) return;
     this.module._free(address);
     ADDRESSES.set(this, 0);
+    live--;
   }
 
   private view(what: string): StorageArray {
@@ -105,6 +121,13 @@ export class WasmTensor<T extends TensorData = TensorData> {
     }
     return DTYPES[this.dtype].view(this.module.HEAPU8.buffer, address, this.size);
   }
+}
+
+withDispose(WasmTensor, (t) => t.dispose());
+
+/** How many WasmTensors are made and not yet disposed. */
+export function liveTensors(): number {
+  return live;
 }
 
 /** The array class of a WasmTensor's data (of a genuine one: see addressOf). */
@@ -157,7 +180,7 @@ export function uploadTensor<T extends TensorData>(t: TensorLike<T>): WasmTensor
   if (t === null || typeof t !== 'object') {
     throw typeError(`${fn}: t must be a tensor { data, shape }, got ${describe(t)}`);
   }
-  const kind = classOfTag(classTagOf((t as { data?: unknown }).data))?.kind === 'float'
+  const kind = classOfTag(classTagOf(dataOf(t)))?.kind === 'float'
     ? 'float' : 'index';
   const checked = checkTensor(fn, 't', t, kind);
   const type = checked.type;

@@ -123,6 +123,89 @@ export const typeError = (message: string, code: UnpoolTypeErrorCode = 'invalid_
 /** Largest rank the core handles: N, C and three spatial dims. */
 export const MAX_RANK = 5;
 
+/**
+ * The name of a class as messages may print it: a global's (Map, GPUBuffer,
+ * Float32Array), or a name of three characters or more. Minifiers rename
+ * classes to one or two characters (ONNX Runtime Web's bundles make its
+ * Tensor `ze` or `ce`): such a name says nothing, and is never printed.
+ */
+export function readableName(ctor: unknown): string | undefined {
+  if (typeof ctor !== 'function') return undefined;
+  const name: unknown = (ctor as { name?: unknown }).name;
+  if (typeof name !== 'string' || name === '') return undefined;
+  if ((globalThis as Record<string, unknown>)[name] === ctor || name.length >= 3) return name;
+  return undefined;
+}
+
+/** What the package recognises of another library's tensor (describe, and the hints built on it). */
+export interface ForeignTensor {
+  kind: 'ort' | 'tf';
+  /** 'an ort.Tensor (float32, dims [1, 4, 16, 16], on gpu-buffer)', 'a TF.js tensor (...)'. */
+  text: string;
+  /** An ort.Tensor's location: 'cpu', 'gpu-buffer', ... */
+  location?: string;
+}
+
+/** A library's short name as it is ('float32'), anything else as a string literal. */
+const word = (s: string) => (/^[\w-]{1,20}$/.test(s) ? s : describe(s));
+
+/**
+ * An ONNX Runtime tensor (onnxruntime-common's Tensor: `location`, `type`,
+ * `dims`) or a TF.js tensor (`dataId`, `shape`, `dtype`, `dataSync()`),
+ * known by what it has, not by its class's name (minified in the
+ * libraries' bundles); undefined for anything else.
+ */
+export function foreignTensor(value: unknown): ForeignTensor | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  try {
+    const v = value as Record<string, unknown>;
+    if (typeof v.location === 'string' && typeof v.type === 'string' && Array.isArray(v.dims)) {
+      return {
+        kind: 'ort', location: v.location,
+        text: `an ort.Tensor (${word(v.type)}, dims ${describe(v.dims)}, on ${word(v.location)})`,
+      };
+    }
+    if (v.dataId !== null && typeof v.dataId === 'object' && Array.isArray(v.shape) &&
+        typeof v.dtype === 'string' && typeof v.dataSync === 'function') {
+      return { kind: 'tf', text: `a TF.js tensor (${word(v.dtype)}, shape ${describe(v.shape)})` };
+    }
+  } catch {
+    // A getter that throws: not a tensor of theirs.
+  }
+  return undefined;
+}
+
+/**
+ * An object as messages describe it: another library's tensor by what it
+ * is, else its class's name when that is a global's (Map, GPUDevice), else
+ * the tag its class gives itself (unpool's tensors, platform objects), else
+ * its class's readable name, else its keys; never a minified class name.
+ */
+function describeObject(value: object): string {
+  const foreign = foreignTensor(value);
+  if (foreign !== undefined) return foreign.text;
+  const backend = (value as { [BACKEND_TENSOR]?: unknown })[BACKEND_TENSOR];
+  if (typeof backend === 'string') return withArticle(backend);
+  let tag: unknown;
+  let ctor: unknown;
+  let keys: string[] = [];
+  try {
+    tag = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
+    ctor = (value as { constructor?: unknown }).constructor;
+    keys = Object.keys(value);
+  } catch {
+    // A Proxy that throws: described by what is left.
+  }
+  // A global's class by its name first: a tag may be inherited (Deno's
+  // GPUDevice has only EventTarget's).
+  const name = readableName(ctor);
+  if (name !== undefined && (globalThis as Record<string, unknown>)[name] === ctor) return withArticle(name);
+  if (typeof tag === 'string' && tag !== '') return withArticle(tag);
+  if (name !== undefined) return withArticle(name);
+  if (keys.length === 0) return 'an object';
+  return `an object { ${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', ...' : ''} }`;
+}
+
 /** A short rendering of any value for error messages. */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -131,13 +214,21 @@ export function describe(value: unknown): string {
     return `[${items}${value.length > 6 ? ', ...' : ''}]`;
   }
   if (ArrayBuffer.isView(value)) {
-    return `${value.constructor.name}(${(value as { length?: number }).length ?? value.byteLength})`;
+    // The class a typed array's memory is (its internal slot), not its
+    // constructor's name: a subclass of a minified bundle stays readable.
+    const tag = classTagOf(value) ?? 'DataView';
+    return `${tag}(${tag === 'DataView' ? value.byteLength : typedArrayLength.call(value) as number})`;
   }
   if (typeof value === 'object' && Object.prototype.isPrototypeOf.call(TypedArrayPrototype, value)) {
     // E.g. a Proxy of a typed array: it inherits the methods, not the memory.
     // Float16Array polyfills are such Proxies (of a Uint16Array of the bits).
-    const name = value.constructor?.name;
-    return `an object posing as a ${name} (not itself a typed array` +
+    let name: string | undefined;
+    try {
+      name = readableName((value as { constructor?: unknown }).constructor);
+    } catch {
+      name = undefined;
+    }
+    return `an object posing as ${name === undefined ? 'a typed array' : withArticle(name)} (not itself a typed array` +
         (name === 'Float16Array' ? `; a Float16Array polyfill? pass its bits as a Uint16Array ` +
             `with dtype: 'float16'` : '') + ')';
   }
@@ -145,11 +236,7 @@ export function describe(value: unknown): string {
     case 'string': return JSON.stringify(value);
     case 'bigint': return `${value}n`;
     case 'function': return 'a function';
-    case 'object': {
-      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-      if (typeof name !== 'string' || name === '') return 'an object';
-      return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
-    }
+    case 'object': return describeObject(value as object);
     default: return String(value);
   }
 }
@@ -312,6 +399,37 @@ function quickShape(value: unknown, length: number): number[] | undefined {
   return n === length ? shape : undefined;
 }
 
+declare global {
+  interface SymbolConstructor {
+    /**
+     * Explicit resource management's symbol (`using`), declared as
+     * TypeScript's lib esnext.disposable does, so that the package's types
+     * name it under any lib; WasmTensor and GpuTensor have it where the
+     * engine does (withDispose).
+     */
+    readonly dispose: unique symbol;
+  }
+}
+
+/** The engine's Symbol.dispose (Node.js 20 and later, current browsers, Deno, Bun), else undefined. */
+const DISPOSE = (Symbol as { dispose?: unknown }).dispose;
+
+/**
+ * Gives `cls`'s instances `[Symbol.dispose]()`, which calls `release` on
+ * them, where the engine has the symbol: `using t = ...` (TypeScript 5.2+,
+ * or an engine with explicit resource management) releases t when its block
+ * ends. Elsewhere the classes have no such method, and `using` is not there.
+ */
+export function withDispose<C>(cls: { prototype: C }, release: (t: C) => void): void {
+  if (typeof DISPOSE !== 'symbol') return;
+  Object.defineProperty(cls.prototype, DISPOSE, {
+    configurable: true, writable: true,
+    value: function dispose(this: C) {
+      release(this);
+    },
+  });
+}
+
 /**
  * A tensor of another backend carries this key, whose value is its class's
  * name (a GpuTensor of `unpool/webgpu`): checkTensor then names it instead
@@ -320,19 +438,53 @@ function quickShape(value: unknown, length: number): number[] | undefined {
 export const BACKEND_TENSOR: unique symbol = Symbol.for('unpool.backendTensor');
 
 /**
+ * `value.data`, or undefined where reading it throws: ONNX Runtime's
+ * tensors throw for data that is not on the CPU (their messages name them).
+ */
+export function dataOf(value: object): unknown {
+  try {
+    return (value as { data?: unknown }).data;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What to pass instead of another library's tensor that holds no host data
+ * in `data` (an ort.Tensor on the GPU, a TF.js tensor), for the WebAssembly
+ * API's message about argument `name`; undefined for anything else.
+ */
+function hostHint(name: string, value: unknown): string | undefined {
+  const f = foreignTensor(value);
+  if (f === undefined || (f.kind === 'ort' && f.location === 'cpu')) return undefined;
+  if (f.kind === 'ort') {
+    return `${name} is ${f.text}, whose data is not on the CPU: pass ` +
+        `{ data: await ${name}.getData(), dims: ${name}.dims }, or run the op on the GPU, on its buffer, ` +
+        `with unpool/webgpu: gpu.wrap(${name})`;
+  }
+  return `${name} is ${f.text}, whose data is not a typed array: pass ` +
+      `{ data: await ${name}.data(), shape: ${name}.shape }, or, on TF.js's WebGPU backend, run the op on ` +
+      `its buffer with unpool/webgpu: gpu.wrap(${name}.dataToGPU(), { shape: ${name}.shape, dtype: ${name}.dtype })`;
+}
+
+/**
  * Reads a tensor argument, checking its array kind, dtype and data length.
  */
 export function checkTensor(fn: string, name: string, value: unknown, kind: Kind): CheckedTensor {
   if (value === null || typeof value !== 'object') {
     throw typeError(`${fn}: ${name} must be a tensor { data, shape }, got ${describe(value)}`);
   }
-  const { data } = value as { data?: unknown };
+  const data = dataOf(value);
   const c = classOfTag(classTagOf(data), kind);
   if (c === undefined) {
     const other = (value as { [BACKEND_TENSOR]?: unknown })[BACKEND_TENSOR];
     if (typeof other === 'string') {
-      throw typeError(`${fn}: ${name} is a ${other}; call gpu.${fn}() of the object initWebGPU() returned`);
+      throw typeError(`${fn}: ${name} is a ${other}; ` + (fn === 'uploadTensor'
+        ? 'it is on the GPU: its read() gives host data'
+        : `call gpu.${fn}() of the object initWebGPU() returned`));
     }
+    const hint = hostHint(name, value);
+    if (hint !== undefined) throw typeError(`${fn}: ${hint}`);
     throw typeError(`${fn}: ${name}.data must be ${KIND_NAMES[kind]}, got ${describe(data)}`);
   }
   const v = value as { shape?: unknown; dims?: unknown };

@@ -116,6 +116,20 @@ __assert.deepEqual(restored.shape, shape);
 __assert.deepEqual(restored.data, maxUnpool2d(p.output, p.indices, { kernelSize: 2 }).data);
 await session.release();`,
   },
+  "import * as ort from 'onnxruntime-node';": {
+    prelude: `${ASSERT}
+import * as __ort from 'onnxruntime-node';
+import { oneNodeModel, FLOAT } from ${JSON.stringify(onnxModel)};
+const negate = await __ort.InferenceSession.create(oneNodeModel({
+  opType: 'Neg', inputs: [{ name: 'X', type: FLOAT, shape: [1, 1, 2, 2] }],
+  outputs: [{ name: 'Y', type: FLOAT, shape: [1, 1, 2, 2] }], attributes: {},
+}));`,
+    epilogue: `
+__assert.ok(Y instanceof ort.Tensor);
+__assert.equal(toOrtTensor(output, ort).data.buffer, output.data.buffer);  // no copy
+__assert.deepEqual(Array.from(indices.data), [1, 6, 8, 15]);
+await negate.release();`,
+  },
   "import { init, maxPool1d, maxPool1dBackward } from 'unpool';": {
     epilogue: `
 __assert.ok(output.data instanceof Uint16Array && grad.data instanceof Uint16Array);

@@ -112,7 +112,7 @@ export function dataValues(kind: 'float' | 'index', n: number, integers: boolean
     { value: undefined, text: 'undefined', type: TypeError },
     { value: 'data', text: '"data"', type: TypeError },
     { value: { length: n, 0: 1 }, text: 'Object', type: TypeError },
-    { value: new Proxy(new Good(n), {}), text: `posing as a ${Good.name}`, type: TypeError },
+    { value: new Proxy(new Good(n), {}), text: `posing as ${kind === 'float' ? 'a' : 'an'} ${Good.name}`, type: TypeError },
     { value: new Good(n - 1), text: `length ${n - 1}`, type: RangeError },
     { value: new Good(n + 1), text: `length ${n + 1}`, type: RangeError },
     { value: new Good(0), text: 'length 0', type: RangeError },

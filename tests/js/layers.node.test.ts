@@ -25,6 +25,7 @@ const TS_LAYERS: readonly (readonly string[])[] = [
   ['resident.ts'],
   ['options.ts'],  // the public option types (their FloatInput samples)
   ['call.ts'],  // a call, a backend, host inputs and out arrays
+  ['hints.ts'],  // what indices refused by the core fit (another format, another outputSize)
   ['streamed.ts'],
   ['engine.ts'],  // the WebAssembly backend
   ['optable.ts'],  // the op table
@@ -49,6 +50,7 @@ const TS_LAYERS: readonly (readonly string[])[] = [
 const STATE: Readonly<Record<string, readonly string[]>> = {
   'loader.ts': ['loaded', 'loadedInfo', 'loading'],  // the one loaded module
   'runtime.ts': ['current'],  // its runtime
+  'resident.ts': ['live'],  // the count of WasmTensors not disposed (memoryUsage().liveTensors)
 };
 
 const layerOf = (file: string) => TS_LAYERS.findIndex((l) => l.includes(file));

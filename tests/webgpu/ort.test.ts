@@ -6,6 +6,12 @@
 // before is ignored, microsoft/onnxruntime#26107), so the session comes
 // first and initWebGPU takes ORT's device.
 //
+// Also (issue 44): this bundle's refusal of another device's tensor and why
+// (a session given unpool's device still runs on ORT's, and the raw buffer
+// gives a wrong y), flat indices fed to the chain (finite logits all the
+// same; gpu.check rejects), and ORT's errors for a MaxPool with Indices on
+// WebGPU, which docs/webgpu.md quotes.
+//
 // tests/webgpu/models/{encoder,decoder}.onnx are a network cut at its
 // MaxPool2d(2, return_indices=True) / MaxUnpool2d(2), made by
 // tests/webgpu/models/make-models.py.
@@ -15,7 +21,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { initWebGPU, toOrtTensor } from '../../dist/webgpu/index.js';
 import type { GpuTensor, WebGPUBackend } from '../../dist/webgpu/index.js';
-import { FLOAT, INT64, oneNodeModel } from '../js/onnx-model.mjs';
+import { FLOAT, graphModel, INT64, oneNodeModel } from '../js/onnx-model.mjs';
+import markdown from '../../docs/webgpu.md?raw';
 import { docBlock, runBlock } from './doc-blocks.js';
 import { bytes, checkChain, countMapAsync, sessions, usableOn } from './ort-chain.js';
 
@@ -26,6 +33,14 @@ ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
 
 const WEBGPU = { executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' } as const;
+
+/** toOrtTensor's refusal of another device's tensor with this bundle, `name` the tensor as it names it. */
+const JSEP_REFUSAL = (name: string) => new RegExp(`^toOrtTensor: ${name.replace(/\./g, '\\.')} is a GpuTensor of another ` +
+  "GPUDevice than ONNX Runtime's \\(ort\\.env\\.webgpu\\.device\\): this onnxruntime-web bundle \\(the default import, " +
+  'whose WebGPU EP is JSEP\\) runs every session on the one device it made at its first WebGPU session, whatever ' +
+  'device the session options name, and would read the buffer as garbage; run unpool on ORT\'s device: ' +
+  'initWebGPU\\(\\{ device: await ort\\.env\\.webgpu\\.device \\}\\) after that session, or import ' +
+  'onnxruntime-web/webgpu');
 
 let encoder: ort.InferenceSession;
 let decoder: ort.InferenceSession;
@@ -111,11 +126,12 @@ describe('ONNX Runtime Web (default import, JSEP WebGPU EP) and unpool/webgpu on
     expect(t.isDestroyed).toBe(true);
     y.dispose(); ref.dispose();
 
-    // A tensor of another device (unpool's own, not ORT's): refused at the call, naming t.
+    // A tensor of another device (unpool's own, not ORT's): refused at the call, naming t,
+    // saying why (this bundle keeps its first device) and what works.
     const other = await initWebGPU();
     expect(other.device).not.toBe(await ort.env.webgpu.device);
     const o = other.upload({ data, shape: [1, 4, 16, 16] });
-    expect(() => toOrtTensor(o, ort)).toThrow(/^toOrtTensor: t is a GpuTensor of another GPUDevice than ONNX Runtime's \(ort\.env\.webgpu\.device\)/);
+    expect(() => toOrtTensor(o, ort)).toThrow(JSEP_REFUSAL('t'));
     o.destroy();
     (other.device as unknown as GPUDevice).destroy();
     // ... and the session still runs right.
@@ -187,6 +203,90 @@ describe('ONNX Runtime Web (default import, JSEP WebGPU EP) and unpool/webgpu on
     for (const t of ['flat', 'perPlane', 'y', 'unpooled']) (r[t] as GpuTensor).destroy();
     x.destroy(); mine.output.destroy(); mine.indices.destroy(); want.destroy();
     await maxPoolSession.release();
+  });
+
+  test('a session given unpool\'s device still runs on ORT\'s (this bundle keeps its first device): toOrtTensor refuses; the raw buffer gives a wrong y', async () => {
+    // docs/webgpu.md's second recipe with this bundle, after a session on ORT's
+    // device exists (issue 44): the EP option's device is ignored.
+    const mine = await initWebGPU();
+    const s2 = await sessions(ort, { executionProviders: [{ name: 'webgpu', device: mine.device as unknown as GPUDevice }],
+      preferredOutputLocation: 'gpu-buffer' });
+    // Data no other test of this page runs: ORT's buffers are pooled, and a pass that
+    // does not run leaves what an earlier run put there (which would be right by chance).
+    const data = Float32Array.from({ length: 1024 }, (_, i) => Math.cos(i * 0.37) + 0.125);
+    const t = mine.upload({ data, shape: [1, 4, 16, 16] });
+    expect(() => toOrtTensor(t, ort)).toThrow(JSEP_REFUSAL('t'));
+    expect(t.isDestroyed).toBe(false);
+    // Why: the same buffer handed over by hand runs without an error, and y is wrong
+    // (only a WebGPU validation error in the console): the pass that reads the buffer
+    // does not run, and the rest reads what ORT's pooled buffers held (measured: max
+    // abs diff 1.24). A session whose first run reads such a buffer stays wrong for its
+    // later runs too (its transposed weights are cached at that run).
+    const run = async (unpooled: ort.Tensor) => (await s2.decoder.run({ unpooled })).y.getData() as Promise<Float32Array>;
+    const other = data.map((v) => v * 0.5 - 0.25);
+    await run(new ort.Tensor('float32', other, [1, 4, 16, 16]));
+    const wrong = await run(ort.Tensor.fromGpuBuffer(t.buffer, { dataType: 'float32', dims: [1, 4, 16, 16] }));
+    const right = await run(new ort.Tensor('float32', data, [1, 4, 16, 16]));
+    let diff = 0;
+    for (let i = 0; i < right.length; ++i) diff = Math.max(diff, Math.abs(right[i] - wrong[i]));
+    expect(diff).toBeGreaterThan(0.1);
+    t.destroy();
+    (mine.device as unknown as GPUDevice).destroy();
+  });
+
+  test('flat indices fed to gpu.maxUnpool2d: the decoder returns finite numbers all the same; gpu.check after the chain rejects with the index error', async () => {
+    const x = new ort.Tensor('float32', Float32Array.from({ length: 256 }, (_, i) => ((i * 7) % 19) - 9), [1, 1, 16, 16]);
+    const { features } = await encoder.run({ x });
+    const f = gpu.wrap(features);
+    const host = await f.read();
+    const p = unpool.maxPool2d({ data: host.data as Float32Array, shape: host.shape }, { kernelSize: 2, indexType: 'int64' });
+    // ORT's MaxPool Indices count over the whole tensor: not per plane.
+    const flat = unpool.convertIndices(p.indices, { from: 'pytorch', to: 'onnx', inputShape: host.shape });
+    const { output } = gpu.maxPool2d(f, { kernelSize: 2 });
+    const unpooled = gpu.maxUnpool2d(output, gpu.upload(flat), { kernelSize: 2 });
+    const { y } = await decoder.run({ unpooled: toOrtTensor(unpooled, ort) });
+    const logits = await y.getData() as Float32Array;
+    // What happens without a check: finite logits, no error from ORT.
+    expect(logits.length).toBe(512);
+    expect(logits.every(Number.isFinite)).toBe(true);
+    let cpu: unknown;
+    try { unpool.maxUnpool2d(p.output, flat, { kernelSize: 2 }); } catch (e) { cpu = e; }
+    expect((cpu as Error).message).toMatch(/convertIndices\(indices, \{ from: 'onnx', to: 'pytorch', inputShape: \[1, 4, 16, 16\] \}\)$/);
+    let got: unknown;
+    try { await gpu.check(unpooled); } catch (e) { got = e; }
+    expect(got).toBeInstanceOf(unpool.UnpoolError);
+    expect((got as Error).message).toBe((cpu as Error).message);
+    y.dispose(); features.dispose(); output.destroy();
+  });
+
+  test('ORT\'s own errors for a MaxPool with Indices on WebGPU are the ones docs/webgpu.md quotes', async () => {
+    const shape = [1, 1, 4, 4], outShape = [1, 1, 2, 2];
+    const io = { inputs: [{ name: 'X', type: FLOAT, shape }],
+      outputs: [{ name: 'Y', type: FLOAT, shape: outShape }, { name: 'Indices', type: INT64, shape: outShape }] };
+    const model = oneNodeModel({ opType: 'MaxPool', ...io, attributes: { kernel_shape: [2, 2], strides: [2, 2] } });
+    const graph = graphModel({
+      nodes: [{ op: 'MaxPool', inputs: ['X'], outputs: ['Y', 'I'], attributes: { kernel_shape: [2, 2], strides: [2, 2] } },
+        { op: 'MaxUnpool', inputs: ['Y', 'I'], outputs: ['Z'], attributes: { kernel_shape: [2, 2], strides: [2, 2] } }],
+      inputs: [{ name: 'X', type: 'float32', shape }], outputs: [{ name: 'Z', type: 'float32', shape }] });
+    const X = new ort.Tensor('float32', new Float32Array(16), shape);
+    const failure = async (m: Uint8Array, location: 'cpu' | 'gpu-buffer') => {
+      const s = await ort.InferenceSession.create(m, { executionProviders: ['webgpu'], preferredOutputLocation: location });
+      try {
+        await s.run({ X });
+      } catch (e) {
+        return (e as Error).message;
+      } finally {
+        await s.release();
+      }
+      return 'no error';
+    };
+    const quotes = ['Unsupported OrtValue type.', 'Reading data from non-tensor typed value is not supported.',
+      'IsTensor() was false. Trying to get a Tensor, but got: (null)'];
+    expect(await failure(model, 'cpu')).toContain(quotes[0]);
+    expect(await failure(model, 'gpu-buffer')).toContain(quotes[1]);
+    expect(await failure(graph, 'gpu-buffer')).toContain(quotes[2]);
+    const text = markdown.replace(/\s+/g, ' ');  // docs/webgpu.md's words across its line breaks
+    for (const q of quotes) expect(text, q).toContain(q);
   });
 
   test('ORT\'s WebGPU MaxPool starts windows at -1e5 and is wrong below it; gpu.maxPool2d is exact', async () => {

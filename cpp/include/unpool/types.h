@@ -195,8 +195,9 @@ struct Plan {
   IndexType index_type = IndexType::kInt32;
   Geometry geometry;  // every plane of the tensors
   Shape output;  // the result's shape (pools: also the indices')
-  bool pool_geometry = false;  // max_pool_backward: kernel given, so windows
-                               // wholly in padding are known
+  bool pool_geometry = false;  // a kernel was given: max_pool_backward knows
+                               // the windows wholly in padding, max_unpool
+                               // its range of outputSize
   bool regular = false;  // adaptive: every dim divides evenly, so the windows
                          // are a max pool's (kernel = stride = in / out)
   const char* planes_of = "x";  // the tensor whose planes a run's PlaneRange

@@ -7,7 +7,7 @@
 import { init } from '../loader.js';
 import { describe, UnpoolTypeError } from '../tensor.js';
 import { initWebGPU, WebGPUBackend } from '../webgpu/index.js';
-import type { GpuOwner } from '../webgpu/tensor.js';
+import type { ContentCheck, GpuOwner } from '../webgpu/tensor.js';
 import { gpuExec, hostExec } from './exec.js';
 import { identityModel, OnnxModelError, OnnxGraph, readModel, subModel } from './model.js';
 import { AttributeProto_AttributeType as AttrType } from './onnx_pb.js';
@@ -371,13 +371,18 @@ class Session {
  */
 async function checkAll(checks: readonly PendingCheck[]): Promise<{ step: UnpoolStep; error: unknown } | undefined> {
   const byOwner = new Map<GpuOwner, PendingCheck[]>();
-  for (const c of checks) byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c]);
+  const seen = new Set<ContentCheck>();
+  for (const c of checks) {
+    if (seen.has(c.check)) continue;  // a call's results share its checks
+    seen.add(c.check);
+    byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c]);
+  }
   const outcomes = new Map<PendingCheck, Promise<unknown>>();
   for (const [owner, list] of byOwner) {
-    owner.failures('run', list.map((c) => c.check)).forEach((o, k) => outcomes.set(list[k], o));
+    owner.outcomes('run', list.map((c) => c.check)).forEach((o, k) => outcomes.set(list[k], o));
   }
-  for (const c of checks) {
-    const error = await outcomes.get(c);
+  for (const [c, outcome] of outcomes) {
+    const error = await outcome;
     if (error !== undefined) return { step: c.step, error };
   }
   return undefined;

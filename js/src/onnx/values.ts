@@ -6,6 +6,7 @@
 import type { TensorData } from '../dtypes.js';
 import type { GpuTensor } from '../webgpu/tensor.js';
 import type { WebGPUBackend } from '../webgpu/index.js';
+import { toOrtTensor as hostToOrt } from '../interop.js';
 import { ORT_GPU_TYPES, toOrtTensor as gpuToOrt } from '../webgpu/interop.js';
 import type { HostTensor } from './exec.js';
 import type { OrtNamespace, OrtTensorLike } from './ort.js';
@@ -65,8 +66,7 @@ export class Converter {
         const r = await v.gpu.read();
         v.host = { data: r.data, dims: r.shape, type: r.dtype };
       }
-      const h = v.host!;
-      v.ort = new this.ort.Tensor(ortType(h) as never, h.data as never, v.dims.slice() as never);
+      v.ort = hostToOrt(v.host! as never, this.ort as never) as OrtTensorLike;
     }
     v.ortOwned = true;
     return v.ort;

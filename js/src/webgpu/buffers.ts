@@ -17,10 +17,30 @@ function wrappedClass(dtype: DType): ArrayClass {
   return classes[0];
 }
 
+/** What gpu.memoryUsage() reports: the backend's own tensors not yet destroyed. */
+export interface GpuMemoryUsage {
+  /** GpuTensors whose buffers the backend made (uploads, results) and that are not destroyed. */
+  liveTensors: number;
+  /** Their buffers' bytes. */
+  liveBytes: number;
+}
+
 export abstract class GpuMemory {
   readonly fnPrefix = 'gpu.';
+  /** The library's tensors not yet destroyed: a missed destroy() shows here. */
+  private readonly live: GpuMemoryUsage = { liveTensors: 0, liveBytes: 0 };
 
   protected constructor(readonly device: GpuDeviceLike) {}
+
+  /** A copy of the live counts. */
+  memoryUsage(): GpuMemoryUsage {
+    return { ...this.live };
+  }
+
+  released(bytes: number): void {
+    this.live.liveTensors--;
+    this.live.liveBytes -= bytes;
+  }
 
   /** The owner of the tensors made here (the backend). */
   protected abstract get owner(): GpuOwner;
@@ -40,7 +60,10 @@ export abstract class GpuMemory {
   /** A new tensor of the library's. */
   tensor(fn: string, shape: readonly number[], dtype: DType, cls: ArrayClass, label: string): GpuTensor {
     const buffer = this.createBuffer(fn, bytesOf(dtype, numel(shape)), label);
-    return new GpuTensor(this.owner, buffer, shape, dtype, cls, true);
+    const t = new GpuTensor(this.owner, buffer, shape, dtype, cls, true);
+    this.live.liveTensors++;
+    this.live.liveBytes += buffer.size;
+    return t;
   }
 
   /** `data` written into a new buffer (its bytes padded to a whole word). */
@@ -98,21 +121,20 @@ export abstract class GpuMemory {
   }
 
   /**
-   * The first `bytes` of each of `buffers`, one after the other, copied out
-   * through one staging buffer: one mapAsync for all of them.
+   * The 16 bytes of each of `statuses`, one after the other: each copied
+   * into one staging buffer, mapped once (the outcome of many calls for one
+   * queue round trip).
    */
-  async readEach(fn: string, buffers: readonly GpuBufferLike[], bytes: number): Promise<ArrayBuffer> {
+  async readStatuses(fn: string, statuses: GpuBufferLike[]): Promise<ArrayBuffer> {
     this.owner.alive(fn);
-    const size = Math.ceil(bytes / 4) * 4;
-    const staging = this.device.createBuffer({
-      size: size * buffers.length, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'unpool read',
-    });
+    const size = 16 * statuses.length;
+    const staging = this.device.createBuffer({ size, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'unpool statuses' });
     try {
-      const enc = this.device.createCommandEncoder({ label: 'unpool read' });
-      buffers.forEach((b, k) => enc.copyBufferToBuffer(b, 0, staging, k * size, size));
+      const enc = this.device.createCommandEncoder({ label: 'unpool statuses' });
+      statuses.forEach((b, i) => enc.copyBufferToBuffer(b, 0, staging, 16 * i, 16));
       this.device.queue.submit([enc.finish()]);
       await staging.mapAsync(1);
-      const copy = staging.getMappedRange(0, size * buffers.length).slice(0);
+      const copy = staging.getMappedRange(0, size).slice(0);
       staging.unmap();
       return copy;
     } finally {

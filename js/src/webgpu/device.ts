@@ -6,11 +6,13 @@
 // (what went wrong on the device), pipelines.ts, kernels.ts (the table).
 import type { Call, Input } from '../call.js';
 import { DType, DTYPES, Kind, namesOf, typeNamed, ValueDType } from '../dtypes.js';
+import { withIndexHint } from '../hints.js';
 import type { Runtime } from '../runtime.js';
-import { describe, numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { numel, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuMemory } from './buffers.js';
 import { CallEncoder, ENCODERS, OpCall, unsupported } from './encode.js';
 import { DeviceErrors } from './errors.js';
+import { notGpuTensor } from './interop.js';
 import { gcd, geometryParams, lcm, PlanGeometry, prod, rangeOf, readPlanGeometry, unitsOf } from './geometry.js';
 import { GpuBufferLike, GpuDeviceLike, USAGE } from './gpu.js';
 import { DTYPE_CODES } from './kernels.js';
@@ -43,7 +45,7 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
               readonly keep: readonly unknown[] = []) {
     super(device);
     this.pipelines = new Pipelines(device);
-    this.errors = new DeviceErrors(device, (fn, b, bytes) => this.readEach(fn, b, bytes));
+    this.errors = new DeviceErrors(device, (fn, statuses) => this.readStatuses(fn, statuses));
     void device.lost.then((info) => {
       this.lostMessage = `the GPUDevice was lost (${info?.reason ?? 'unknown'}: ${info?.message ?? ''})`;
     });
@@ -57,12 +59,26 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
     if (this.lostMessage !== undefined) throw new UnpoolError(`${fn}: ${this.lostMessage}`, 'device_lost');
   }
 
-  failure(fn: string, c: ContentCheck): Promise<UnpoolError | undefined> {
-    return this.errors.failure(fn, c);
+  /** The next check's place in call order. */
+  private seq = 0;
+
+  private stamped(c: ContentCheck): ContentCheck {
+    c.seq = this.seq++;
+    return c;
   }
 
-  failures(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[] {
-    return this.errors.failures(fn, checks);
+  outcomes(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[] {
+    return this.errors.outcomes(fn, checks);
+  }
+
+  async check(fn: string, tensors: readonly GpuTensor[]): Promise<void> {
+    // Each call's checks once, in call order: every result carries the
+    // checks of the calls that made its inputs too.
+    const all = [...new Set(tensors.flatMap((t) => t.checks))].sort((a, b) => a.seq! - b.seq!);
+    for (const outcome of this.errors.outcomes(fn, all)) {
+      const e = await outcome;
+      if (e !== undefined) throw e;
+    }
   }
 
   /** The core's error for status `code` (its message in lastError()). */
@@ -100,9 +116,7 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
     const o = c.outputs[k];
     if (o.out === undefined) return this.tensor(c.fn, shape, o.dtype, o.cls, `${c.fn} ${o.name}`);
     const t = o.out;
-    if (!(t instanceof GpuTensor)) {
-      throw new UnpoolTypeError(`${c.fn}: ${o.name} must be a GpuTensor of ${o.dtype}, got ${describe(t)}`);
-    }
+    if (!(t instanceof GpuTensor)) throw notGpuTensor(c.fn, o.name, t, `a GpuTensor of ${o.dtype}`);
     t.usable(c.fn, o.name);
     if (t.owner !== this) throw new UnpoolTypeError(`${c.fn}: ${o.name} is a GpuTensor of another device`);
     if (t.dtype !== o.dtype) {
@@ -164,8 +178,8 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
     let check: ContentCheck | undefined;
     const refused = this.errors.refusals(fn, named, () => this.encode(rt, c, g, units, inputs, outputs, plan,
                                                                (k) => { check = k; }));
-    if (check !== undefined) checks.push(check);
-    if (refused !== undefined) checks.push(refused);
+    if (check !== undefined) checks.push(this.stamped(check));
+    if (refused !== undefined) checks.push(this.stamped(refused));
     for (const t of outputs) t.checks = checks;
     return outputs;
   }
@@ -187,13 +201,28 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
         const status = this.statusBuffer();
         // The call's block, kept: the message is planned again from it.
         const block = rt.params.snapshot();
+        // The indices whose contents a bad index is of (none for a fractional pool's samples).
+        const indices = c.op === 'fractionalMaxPool' ? undefined : inputs[1];
         setCheck({
           status,
-          error: (w) => {
+          error: async (w) => {
+            // The whole indices, read back, say what else they fit (another
+            // index format, another outputSize: hints.ts), as the WebAssembly
+            // API's message does; without them (destroyed since, unreadable,
+            // or changed: no longer holding the bad value) the message is
+            // the same but for that hint.
+            const raw = indices === undefined || indices.isDestroyed ? undefined
+              : await this.readBytes(c.fn, indices.raw, indices.byteLength).catch(() => undefined);
+            // From here on synchronous: no other call can change the block or the plan in between.
             rt.params.restore(block);
             rt.check(rt.m.plan(rt.ops[c.op], plan, rt.block, rt.valueCodes[c.dtype as ValueDType],
                                rt.codes[c.indexType]));
-            return this.coreError(rt.m.contentError(plan, w[0], w[1], w[2]));
+            const error = this.coreError(rt.m.contentError(plan, w[0], w[1], w[2]));
+            if (raw === undefined) return error;
+            const all = DTYPES[indices!.dtype].view(raw, 0, indices!.size) as Int32Array | BigInt64Array;
+            const value = BigInt.asIntN(64, (BigInt(w[2]) << 32n) | BigInt(w[1]));
+            if (BigInt(all[w[0]] ?? -1) !== value) return error;
+            return withIndexHint(rt, plan, c.fn, c.op, c.dims, all, error) as UnpoolError;
           },
         });
         return status;
@@ -297,7 +326,7 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
         e.release();
       }
     });
-    result.checks = [...indices.checks, check, ...(refused === undefined ? [] : [refused])];
+    result.checks = [...indices.checks, this.stamped(check), ...(refused === undefined ? [] : [this.stamped(refused)])];
     return result;
   }
 }

@@ -12,29 +12,28 @@ export class DeviceErrors {
   private probe: { layout: GpuBindGroupLayoutLike; pipeline: GpuComputePipelineLike } | undefined;
 
   constructor(private readonly device: GpuDeviceLike,
-              private readonly readEach: (fn: string, b: readonly GpuBufferLike[], bytes: number) => Promise<ArrayBuffer>) {}
-
-  /** The outcome of content check `c`: its status read back (once) and worded, or none. */
-  failure(fn: string, c: ContentCheck): Promise<UnpoolError | undefined> {
-    return this.failures(fn, [c])[0];
-  }
+              /** The 16 bytes of each status buffer, copied into one staging buffer and mapped once. */
+              private readonly readStatuses: (fn: string, statuses: GpuBufferLike[]) => Promise<ArrayBuffer>) {}
 
   /**
-   * The outcomes of content checks `checks`: the statuses not read yet read
-   * back together (one mapAsync) and worded; each outcome is kept, and its
-   * status buffer, no longer needed, destroyed.
+   * The outcomes of content checks `checks`: the status of each not read
+   * yet read back (once), all of them in one staging buffer and one
+   * mapAsync, and worded, or none.
    */
-  failures(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[] {
-    const unread = [...new Set(checks.filter((c) => c.outcome === undefined))];
+  outcomes(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[] {
+    const unread = checks.filter((c) => c.outcome === undefined);
     if (unread.length > 0) {
-      const words = this.readEach(fn, unread.map((c) => c.status!), 16).then((raw) => new Uint32Array(raw));
-      unread.forEach((c, k) => {
+      const words = this.readStatuses(fn, unread.map((c) => c.status!)).then((raw) => new Uint32Array(raw));
+      unread.forEach((c, i) => {
         c.outcome = words.then((all) => {
+          // The outcome is kept: the status buffer is not needed again.
           c.status!.destroy();
           c.status = undefined;
-          const w = all.subarray(4 * k, 4 * k + 4);
+          const w = all.subarray(4 * i, 4 * i + 4);
           return w[0] === NONE ? undefined : c.error!(w);
         });
+        // Rejected (a lost device) but not awaited when an earlier check fails: no unhandled rejection.
+        c.outcome.catch(() => {});
       });
     }
     return checks.map((c) => c.outcome!);

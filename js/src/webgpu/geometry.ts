@@ -2,36 +2,17 @@
 // core resolved (planGeometry()), its uniform fields, the max pool's
 // interior/edge boxes and kernel shapes, and how tensors split into
 // per-binding parts (device.ts runs the kernels).
+import type { PlanGeometry } from '../block.js';
 import type { Runtime } from '../runtime.js';
 import type { GpuBufferLike } from './gpu.js';
 import type { Params } from './params.js';
 import type { GpuTensor } from './tensor.js';
 
-/** The geometry the core resolved (planGeometry()). */
-export interface PlanGeometry {
-  layout: number;
-  channels: number;
-  planes: number;
-  in: number[];
-  out: number[];
-  kernel: number[];
-  stride: number[];
-  pad: number[];
-  dilation: number[];
-  poolGeometry: boolean;
-}
+export type { PlanGeometry } from '../block.js';
 
+/** The geometry the core resolved for the plan planGeometry() was last called on. */
 export function readPlanGeometry(rt: Runtime): PlanGeometry {
-  const f = rt.params.read('planGeometry');
-  let s = 0;
-  const three = () => { const r = [f[s], f[s + 1], f[s + 2]]; s += 3; return r; };
-  const layout = f[s++], channels = f[s++], planes = f[s++];
-  const g = {
-    layout, channels, planes, in: three(), out: three(), kernel: three(), stride: three(),
-    pad: three(), dilation: three(), poolGeometry: false,
-  };
-  g.poolGeometry = f[s] === 1;
-  return g;
+  return rt.params.planGeometry();
 }
 
 export const prod = (a: readonly number[]) => a[0] * a[1] * a[2];

@@ -10,17 +10,19 @@ import { checkOptionKeys } from '../keys.js';
 import { init, InitOptions, wasm } from '../loader.js';
 import type { OnlyKnown } from '../options.js';
 import { runtimeOf } from '../runtime.js';
-import { checkShape, checkTensor, classTagOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { checkShape, checkTensor, classTagOf, dataOf, describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import type { GpuMemoryUsage } from './buffers.js';
 import { GpuBackend } from './device.js';
 import type {
   GpuAdapterLike, GPUAdapterType, GPUBufferType, GpuDeviceLike, GPUDeviceType, GpuLike, GpuRequestAdapterOptions,
   GPUType,
 } from './gpu.js';
-import { wrapSource } from './interop.js';
+import { notGpuTensor, wrapSource } from './interop.js';
 import type { OrtGpuTensorLike, TfGpuDataLike } from './interop.js';
 import { GpuTensor } from './tensor.js';
 
 export { GpuTensor } from './tensor.js';
+export type { GpuMemoryUsage } from './buffers.js';
 export { toOrtTensor, toTfTensor } from './interop.js';
 export type { OrtGpuTensorLike, OrtLike, TfGpuDataLike, TfLike, ToTfTensorOptions } from './interop.js';
 export type {
@@ -143,6 +145,22 @@ export interface WebGPUBackend extends GpuOps {
   wrap<D extends DType>(data: TfGpuDataLike, options: { shape: readonly number[]; dtype: D }):
       GpuTensor<WrappedArrayOf<D>>;
   wrap<D extends string>(tensor: OrtGpuTensorLike & { readonly type: D }): GpuTensor<WrappedArrayOf<D>>;
+  /**
+   * The GpuTensors this backend made (uploads, results) that are not
+   * destroyed yet, and their buffers' bytes: a tensor whose destroy() was
+   * missed shows here. Wrapped buffers are their owners' and not counted; a
+   * tensor handed to ONNX Runtime counts until its ort.Tensor is disposed.
+   */
+  memoryUsage(): GpuMemoryUsage;
+  /**
+   * Resolves when none of the calls that made these tensors found bad
+   * contents (an index outside its plane, a random sample outside [0, 1]),
+   * and rejects with the error `t.check()` gives otherwise: the first in
+   * call order. Reads every status word not read yet in one mapAsync (one
+   * queue round trip however many calls), not the data. Pass the end of a
+   * chain: a result carries the checks of the calls that made its inputs.
+   */
+  check(...tensors: GpuTensor[]): Promise<void>;
   /** convertIndices on the GPU: the same options, a GpuTensor of the result's index type. */
   convertIndices<const O extends ConvertIndicesOptions>(
       indices: GpuTensor<IndexArray>, options: OnlyKnown<O, ConvertIndicesOptions>):
@@ -158,8 +176,7 @@ function opsBackend(b: GpuBackend): Backend<GpuTensor> {
     runtime: (fn) => runtimeOf(wasm(fn)),
     input(fn, name, value, kind) {
       if (value instanceof GpuTensor) return b.input(fn, name, value, kind);
-      throw new UnpoolTypeError(`${fn}: ${name} must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
-          `got ${describe(value)}`);
+      throw notGpuTensor(fn, name, value);
     },
     // Samples a fractional pool drew on the host, as the WebAssembly API draws them: uploaded.
     drawn: (fn, name, s, like) =>
@@ -171,10 +188,26 @@ function opsBackend(b: GpuBackend): Backend<GpuTensor> {
 function backendObject(b: GpuBackend): WebGPUBackend {
   const api: Record<string, unknown> = {
     device: b.device,
+    memoryUsage: (): GpuMemoryUsage => b.memoryUsage(),
+    async check(...tensors: unknown[]): Promise<void> {
+      const fn = 'gpu.check';
+      b.alive(fn);
+      const checked = tensors.map((t, i) => {
+        const name = `tensors[${i}]`;
+        if (Array.isArray(t)) {
+          throw new UnpoolTypeError(`${fn}: ${name} is an array; pass the tensors as arguments: gpu.check(...tensors)`);
+        }
+        if (!(t instanceof GpuTensor)) throw notGpuTensor(fn, name, t);
+        t.usable(fn, name);
+        if (t.owner !== b) throw new UnpoolTypeError(`${fn}: ${name} is a GpuTensor of another device (another initWebGPU())`);
+        return t;
+      });
+      return b.check(fn, checked);
+    },
     upload(tensor: HostTensor): GpuTensor {
       const fn = 'gpu.upload';
       b.alive(fn);
-      const tag = classTagOf((tensor as { data?: unknown } | null)?.data);
+      const tag = tensor !== null && typeof tensor === 'object' ? classTagOf(dataOf(tensor)) : undefined;
       const kind: Kind = tag === 'Int32Array' || tag === 'BigInt64Array' ? 'index' : 'float';
       const t = checkTensor(fn, 'tensor', tensor, kind);
       return b.upload(fn, t.data, t.shape, t.type.dtype, t.cls);
@@ -197,10 +230,7 @@ function backendObject(b: GpuBackend): WebGPUBackend {
     const fn = 'convertIndices';
     b.alive(fn);
     checkOptionKeys(fn, options, CONVERT_INDICES_KEYS);
-    if (!(indices instanceof GpuTensor)) {
-      throw new UnpoolTypeError(`${fn}: indices must be a GpuTensor (gpu.upload() or gpu.wrap()), ` +
-          `got ${describe(indices)}`);
-    }
+    if (!(indices instanceof GpuTensor)) throw notGpuTensor(fn, 'indices', indices);
     b.input(fn, 'indices', indices, 'index');
     const { from, to, toType } = convertCall(fn, b.rt, options, indices.shape);
     return b.convert(fn, indices, from, to, toType.dtype);

@@ -8,7 +8,7 @@
 //   tf.tensor({ buffer }, shape, dtype) (toTfTensor).
 // See docs/webgpu.md ("With ONNX Runtime Web", "With TF.js").
 import { DType } from '../dtypes.js';
-import { describe, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { classTagOf, describe, foreignTensor, UnpoolError, UnpoolTypeError } from '../tensor.js';
 import { GpuTensor } from './tensor.js';
 
 /** What gpu.wrap() reads of an `ort.Tensor` (onnxruntime-common's Tensor). */
@@ -21,8 +21,9 @@ export interface OrtGpuTensorLike {
 
 /**
  * What toOrtTensor() uses of the `onnxruntime-web` namespace:
- * `ort.Tensor.fromGpuBuffer`, and `ort.env.webgpu.device` (ORT's device,
- * there once its first WebGPU session exists).
+ * `ort.Tensor.fromGpuBuffer`, and `ort.env.webgpu.device` (with the default
+ * import, the one device of its sessions, there once its first WebGPU
+ * session exists).
  */
 export interface OrtLike<T = unknown> {
   readonly Tensor: {
@@ -50,23 +51,34 @@ export interface TfGpuDataLike {
 /** The dtypes ORT takes from a GPU buffer (Tensor.GpuBufferDataTypes) that unpool has. @internal */
 export const ORT_GPU_TYPES: readonly string[] = ['float32', 'float16', 'int32', 'int64', 'uint8'];
 
-/** ONNX Runtime's order, for messages about its device. */
-const ORT_ORDER = 'create the ONNX Runtime session first, then run unpool on its device: ' +
-    'initWebGPU({ device: await ort.env.webgpu.device }) (or give ORT unpool\'s: ' +
-    "executionProviders: [{ name: 'webgpu', device: gpu.device }] with onnxruntime-web/webgpu)";
-
 /**
- * ONNX Runtime's GPUDevice: `ort.env.webgpu.device` once its first WebGPU
- * session exists (a plain property then); undefined before. A getter is not
- * called: ORT versions whose getter exists before the first session create a
- * device when it is read.
+ * The one device every session of ONNX Runtime Web's default import runs
+ * on, once it has one: that bundle's WebGPU EP (JSEP) makes a device at its
+ * first WebGPU session, whatever device the session options name, and
+ * defines `ort.env.webgpu.device` then as a non-writable property (1.30:
+ * `Object.defineProperty(env.webgpu, 'device', { value, writable: false })`).
+ * `onnxruntime-web/webgpu` (ORT's native WebGPU EP) assigns a plain
+ * property there instead, the device of its sessions made without one, and
+ * runs each session given `{ name: 'webgpu', device }` on that device: for
+ * it the global says nothing about the session that reads a buffer, and
+ * undefined is returned (ORT itself refuses a buffer of another device
+ * there: its run() rejects). A getter is not called: ORT versions whose
+ * getter exists before the first session create a device when it is read.
  */
-function ortDevice(webgpu: object): unknown {
+function jsepDevice(webgpu: object): unknown {
   const d = Object.getOwnPropertyDescriptor(webgpu, 'device');
-  const v: unknown = d !== undefined && 'value' in d ? d.value : undefined;
+  if (d === undefined || !('value' in d) || d.writable !== false) return undefined;
+  const v: unknown = d.value;
   return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then !== 'function'
     ? v : undefined;
 }
+
+/** Why a GpuTensor of another device is refused for the default import, and what works. */
+const JSEP_DEVICE = "this onnxruntime-web bundle (the default import, whose WebGPU EP is JSEP) runs every " +
+    'session on the one device it made at its first WebGPU session, whatever device the session options ' +
+    'name, and would read the buffer as garbage; run unpool on ORT\'s device: initWebGPU({ device: await ' +
+    "ort.env.webgpu.device }) after that session, or import onnxruntime-web/webgpu (ORT's native WebGPU EP), " +
+    "whose sessions run on the device they are given: executionProviders: [{ name: 'webgpu', device: gpu.device }]";
 
 /** The dtypes TF.js's WebGPU backend keeps in buffers, as unpool names them. */
 const TF_GPU_TYPES: readonly string[] = ['float32', 'int32'];
@@ -75,8 +87,46 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** Whether `v` looks like an ort.Tensor (any location). */
 function isOrtTensor(v: unknown): v is OrtGpuTensorLike {
-  return isObject(v) && typeof v.location === 'string' && typeof v.type === 'string' &&
-      Array.isArray(v.dims);
+  return foreignTensor(v)?.kind === 'ort';
+}
+
+/**
+ * What to call to get a GpuTensor from `value`, given as argument `name`
+ * where one goes: gpu.wrap() for another library's GPU tensor or a
+ * GPUBuffer, gpu.upload() for data on the CPU; '' when nothing fits.
+ */
+function gpuHint(name: string, value: unknown): string {
+  const f = foreignTensor(value);
+  if (f?.kind === 'ort') {
+    if (f.location === 'gpu-buffer') return `; pass gpu.wrap(${name}), which uses ORT's buffer with no copy`;
+    return f.location === 'cpu' ? `; pass gpu.upload(${name}), a copy of its data on the GPU` : '';
+  }
+  if (f?.kind === 'tf') {
+    return `; on TF.js's WebGPU backend, pass gpu.wrap(${name}.dataToGPU(), { shape: ${name}.shape, ` +
+        `dtype: ${name}.dtype })`;
+  }
+  if (!isObject(value)) return '';
+  let tag: unknown;
+  let data: unknown;
+  try {
+    tag = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
+    data = value.data;
+  } catch {
+    return '';
+  }
+  if (tag === 'WasmTensor') return `; pass gpu.upload(${name}.read())`;
+  if (tag === 'GPUBuffer') return `; pass gpu.wrap(${name}, { shape, dtype })`;
+  return classTagOf(data) !== undefined ? `; pass gpu.upload(${name}), a copy of its data on the GPU` : '';
+}
+
+/**
+ * The error of `value` given as argument `name` of `fn` where a GpuTensor
+ * (`what`) goes: what it is, and what to call instead.
+ * @internal
+ */
+export function notGpuTensor(fn: string, name: string, value: unknown,
+                             what = 'a GpuTensor (gpu.upload() or gpu.wrap())'): UnpoolTypeError {
+  return new UnpoolTypeError(`${fn}: ${name} must be ${what}, got ${describe(value)}${gpuHint(name, value)}`);
 }
 
 /**
@@ -114,9 +164,7 @@ export function wrapSource(fn: string, source: unknown, options: unknown):
 }
 
 function checkGpuTensor(fn: string, t: unknown): GpuTensor {
-  if (!(t instanceof GpuTensor)) {
-    throw new UnpoolTypeError(`${fn}: t must be a GpuTensor, got ${describe(t)}`);
-  }
+  if (!(t instanceof GpuTensor)) throw notGpuTensor(fn, 't', t, 'a GpuTensor');
   t.usable(fn, 't');
   return t;
 }
@@ -128,8 +176,12 @@ function checkGpuTensor(fn: string, t: unknown): GpuTensor {
  * reads the data back (as `t.read()`, float16 as Uint16Array bits, ORT's
  * class), its `dispose()` destroys `t`, and `t.destroy()` throws (ORT may
  * still read the buffer, and keeps it registered). `ort` is the
- * `onnxruntime-web` namespace; `t` must be on ORT's device
- * (`ort.env.webgpu.device`, there once a WebGPU session exists).
+ * `onnxruntime-web` namespace; `t` must be on the device of the session that
+ * reads it. With the default import (JSEP), whose sessions all run on
+ * `ort.env.webgpu.device`, another device's tensor is refused here or at the
+ * run that reads it; with `onnxruntime-web/webgpu`, whose sessions run on
+ * the device they are given, unpool cannot see the reading session's device
+ * and refuses nothing (ORT's run() rejects a buffer of another device).
  */
 export function toOrtTensor<T>(t: GpuTensor, ort: OrtLike<T>): T {
   const fn = 'toOrtTensor';
@@ -155,20 +207,23 @@ export function toOrtTensor<T>(t: GpuTensor, ort: OrtLike<T>): T {
     dataType: t.dtype as never, dims: t.shape.slice(), download, dispose: () => release?.(),
   });
   release = t.handOver(fn);
-  // ORT reads gpuBuffer when a session run takes the tensor: its device is
-  // checked again then, since the default import's device exists only from
-  // its first session on (and a device given to the native WebGPU EP leaves
-  // ort.env.webgpu.device unset, so unknown is no error).
+  // ORT reads gpuBuffer when a session run takes the tensor, the latest
+  // moment the reading session's device can be known: checked again then,
+  // since the default import's device exists only from its first session on.
   checkOnRead(tensor, () => checkOrtDevice(fn, 'the ort.Tensor made from t', t, webgpu));
   return tensor;
 }
 
-/** Throws when ONNX Runtime's device is known and is not the one `t` is on. */
+/**
+ * Throws when the session that reads `t` certainly runs on another device:
+ * with the default import (JSEP) once its one device exists. Nothing is
+ * refused that the reading session could use.
+ */
 function checkOrtDevice(fn: string, name: string, t: GpuTensor, webgpu: object): void {
-  const device = ortDevice(webgpu);
+  const device = jsepDevice(webgpu);
   if (device !== undefined && device !== t.owner.device) {
     throw new UnpoolTypeError(`${fn}: ${name} is a GpuTensor of another GPUDevice than ONNX Runtime's ` +
-        `(ort.env.webgpu.device), which cannot use its buffer; ${ORT_ORDER}`);
+        `(ort.env.webgpu.device): ${JSEP_DEVICE}`);
   }
 }
 

@@ -3,7 +3,7 @@
 // indices as (lo, hi) u32 pairs.
 import { ArrayClass, DType, DTYPES, StorageArray, TensorData } from '../dtypes.js';
 import type { TensorResult } from '../tensor.js';
-import { BACKEND_TENSOR, UnpoolError, UnpoolTypeError } from '../tensor.js';
+import { BACKEND_TENSOR, UnpoolError, UnpoolTypeError, withDispose } from '../tensor.js';
 import type { GpuBufferLike, GPUBufferType } from './gpu.js';
 
 /** What a GpuTensor needs of its backend (device.ts). */
@@ -12,10 +12,13 @@ export interface GpuOwner {
   /** The GPUDevice the tensor's buffer belongs to. */
   readonly device: unknown;
   readBytes(fn: string, buffer: GpuBufferLike, bytes: number): Promise<ArrayBuffer>;
-  failure(fn: string, check: ContentCheck): Promise<UnpoolError | undefined>;
-  /** The outcomes of several checks, their statuses read back in one mapAsync. */
-  failures(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[];
+  /** Resolves when none of these tensors' calls found bad contents; else rejects with the first error. */
+  check(fn: string, tensors: readonly GpuTensor[]): Promise<void>;
+  /** The outcomes of content checks (tensors' `checks`), their statuses read back in one mapAsync. */
+  outcomes(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[];
   alive(fn: string): void;
+  /** A tensor that owned its buffer destroyed it (`bytes`: the buffer's size): gpu.memoryUsage(). */
+  released(bytes: number): void;
 }
 
 /**
@@ -27,10 +30,15 @@ export interface GpuOwner {
  * them naming nothing (issue 37).
  */
 export interface ContentCheck {
+  /** Its place in the order of the backend's calls (the first error in call order is the one reported). */
+  seq?: number;
   /** [first bad element or 0xffffffff, its value's lo, hi, per call] */
   status?: GpuBufferLike;
-  /** The error of a bad element, worded by the core from the status words. */
-  error?: (words: Uint32Array) => UnpoolError;
+  /**
+   * The error of a bad element, worded by the core from the status words
+   * (asynchronous: it may read the call's indices back for the core's hint).
+   */
+  error?: (words: Uint32Array) => UnpoolError | Promise<UnpoolError>;
   /** The outcome, once asked for (or from the start: the device's own validation). */
   outcome?: Promise<UnpoolError | undefined>;
 }
@@ -62,6 +70,14 @@ export class GpuTensor<T extends TensorData = TensorData> {
   get [BACKEND_TENSOR](): string {
     return 'GpuTensor';
   }
+
+  /**
+   * destroy(), where the engine has Symbol.dispose: `using t =
+   * gpu.maxPool2d(...).output;` releases the buffer when its block ends
+   * (TypeScript 5.2+). Nothing for a tensor handed to ONNX Runtime by
+   * toOrtTensor(): the ort.Tensor owns it then.
+   */
+  declare readonly [Symbol.dispose]: () => void;
 
   /** @internal The checks of the calls that made this tensor's contents. */
   checks: readonly ContentCheck[] = [];
@@ -112,16 +128,12 @@ export class GpuTensor<T extends TensorData = TensorData> {
    * their inputs' contents, and rejects with the error the WebAssembly API
    * throws for the same tensors otherwise (an index outside its plane, a
    * random sample outside [0, 1]). Reads back a few status words, not the
-   * data.
+   * data: those of every call not read yet, in one mapAsync (gpu.check).
    */
   async check(): Promise<void> {
     const fn = `${this.owner.fnPrefix}check`;
     this.usable(fn, 'tensor');
-    // Every status not read yet is read in one mapAsync.
-    for (const outcome of this.owner.failures(fn, this.checks)) {
-      const e = await outcome;
-      if (e !== undefined) throw e;
-    }
+    return this.owner.check(fn, [this]);
   }
 
   /**
@@ -160,7 +172,15 @@ export class GpuTensor<T extends TensorData = TensorData> {
           '{ zeroCopy: true }) uses this buffer and is not disposed: dispose() it first');
     }
     this.destroyed = true;
-    if (this.owned) this.raw.destroy();
+    if (this.owned) {
+      this.raw.destroy();
+      this.owner.released(this.raw.size);
+    }
+  }
+
+  /** @internal The end of a `using` block: destroy(), unless ONNX Runtime owns the buffer now. */
+  scopeEnd(): void {
+    if (!this.handedOver) this.destroy();
   }
 
   /**
@@ -203,3 +223,5 @@ export class GpuTensor<T extends TensorData = TensorData> {
     };
   }
 }
+
+withDispose(GpuTensor, (t) => t.scopeEnd());

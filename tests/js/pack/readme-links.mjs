@@ -1,7 +1,11 @@
 // Every relative link of the packed README, and of the docs it ships, must
 // resolve inside the tarball (issue 32): on npmjs.com and in node_modules
 // the repository is not there. A link's #anchor must name a heading of its
-// target (GitHub's slugs). Absolute URLs are not checked.
+// target (GitHub's slugs). A link into the package's own repository online
+// (package.json's repository, .../blob|tree/<branch>/<path>), which is how
+// the docs point at what the package leaves out (issue 44: tests/webgpu/models),
+// must name a path the repository has (run from its root). Other absolute
+// URLs are not checked.
 //   node tests/js/pack/readme-links.mjs <extracted package folder>
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -17,15 +21,15 @@ function anchors(file) {
   return new Set([...text.matchAll(/^#{1,6} (.*)$/gm)].map((m) => slug(m[1].replace(/`/g, ''))));
 }
 
-/** [target, line] of the relative links (markdown links and images, <img src>) of a file. */
-function links(file) {
+/** [target, line] of the links (markdown links and images, <img src>) of a file: relative ones, or `absolute` too. */
+function links(file, absolute = false) {
   const text = readFileSync(file, 'utf8');
   const out = [];
   text.split('\n').forEach((line, i) => {
     if (/^\s*(```|    )/.test(line)) return;
     for (const m of line.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)|<img[^>]*\bsrc="([^"]+)"/g)) {
       const target = m[1] ?? m[2];
-      if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) out.push([target, i + 1]);
+      if (absolute === /^[a-z][a-z0-9+.-]*:/i.test(target)) out.push([target, i + 1]);
     }
   });
   // Code blocks hold no links.
@@ -56,8 +60,24 @@ for (const doc of ['README.md', ...docs]) {
     }
   }
 }
+// Links into the repository online: the path must be one the repository has.
+const repoUrl = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).repository?.url
+  ?.replace(/^git\+/, '').replace(/\.git$/, '');
+let online = 0;
+if (repoUrl) {
+  const prefix = new RegExp(`^${repoUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/(?:blob|tree)/[^/]+/([^#?]+)`);
+  for (const doc of ['README.md', ...docs]) {
+    for (const [target, line] of links(join(root, doc), true)) {
+      const m = prefix.exec(target);
+      if (m === null) continue;
+      online += 1;
+      if (!existsSync(decodeURI(m[1]))) problems.push(`${doc}:${line}: ${target} names ${m[1]}, which the repository lacks`);
+    }
+  }
+}
 if (problems.length) {
   console.error(`test-pack: ${problems.length} relative link(s) of the packed docs do not resolve:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`test-pack: ${checked} relative links of README.md and ${docs.length} docs resolve inside the tarball`);
+console.log(`test-pack: ${checked} relative links of README.md and ${docs.length} docs resolve inside the tarball, ` +
+  `${online} into the repository online name its files`);

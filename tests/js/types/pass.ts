@@ -1,11 +1,12 @@
 // Must compile under tsc --strict (tests/js/types.node.test.ts, and the
 // lint stage): the exact result types of issue 32. Type-checked only, never run.
+import type * as ortWeb from 'onnxruntime-web';
 import {
   AdaptiveMaxPool2d, convertIndices, FractionalMaxPool2d, isUnpoolError, maxPool2d, MaxPool2d,
-  MaxUnpool2d, type MaxPoolOptions, type Tensor, type UnpoolErrorCode, type WasmTensor,
+  MaxUnpool2d, type MaxPoolOptions, type Tensor, toOrtTensor, type UnpoolErrorCode, type WasmTensor,
 } from '../../../dist/index.js';
 
-export function uses(x: Tensor<Float32Array>, e: unknown, opts: MaxPoolOptions): unknown[] {
+export function uses(x: Tensor<Float32Array>, e: unknown, opts: MaxPoolOptions, ort: typeof ortWeb): unknown[] {
   // Module classes: indices typed by the constructor's indexType (int32 by default).
   const i: Int32Array = new MaxPool2d(2).forward(x).indices.data;
   const i32: Int32Array = new MaxPool2d(2, { stride: 1, indexType: 'int32' }).forward(x).indices.data;
@@ -32,5 +33,8 @@ export function uses(x: Tensor<Float32Array>, e: unknown, opts: MaxPoolOptions):
   const fo = maxPool2d(x, opts);
   // Every error's code is one of the documented ones.
   const code: UnpoolErrorCode | undefined = isUnpoolError(e) ? e.code : undefined;
-  return [i, i32, i64, values, a, f, un, into, p, o, o32, fi, fo, code];
+  // A result, or a WasmTensor, as ORT's own Tensor class (the namespace passed in), no cast.
+  const t: ortWeb.Tensor = toOrtTensor(fo.output, ort);
+  const tr: ortWeb.Tensor = toOrtTensor(ro, ort);
+  return [i, i32, i64, values, a, f, un, into, p, o, o32, fi, fo, code, t, tr];
 }

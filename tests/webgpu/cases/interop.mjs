@@ -23,14 +23,26 @@ function same(what, got, want) {
 
 /**
  * A stand-in of onnxruntime-web's namespace: Tensor.fromGpuBuffer records its
- * arguments; env.webgpu.device is `device` (ORT sets it at its first WebGPU
- * session; undefined before).
+ * arguments; env.webgpu.device is `device` (undefined: none yet), set as
+ * each bundle of ORT Web 1.30 sets it at its first WebGPU session: the
+ * default import (JSEP, `jsep`) as a non-writable property, the device of
+ * every session; onnxruntime-web/webgpu as a plain one, the device of the
+ * sessions made without one (a session given a device runs on that).
  */
-function fakeOrt(device) {
+function jsepDevice(webgpu, device) {
+  Object.defineProperty(webgpu, 'device', { value: device, writable: false, enumerable: true, configurable: true });
+}
+
+function fakeOrt(device, { jsep = true } = {}) {
   const made = [];
+  const webgpu = {};
+  if (device !== undefined) {
+    if (jsep) jsepDevice(webgpu, device);
+    else webgpu.device = device;
+  }
   return {
     made,
-    env: { webgpu: device === undefined ? {} : { device } },
+    env: { webgpu },
     Tensor: {
       fromGpuBuffer(gpuBuffer, options) {
         const t = { location: 'gpu-buffer', gpuBuffer, dims: options.dims, type: options.dataType, options };
@@ -105,20 +117,27 @@ export const cases = [
       o.options.dispose();
       if (!indices.isDestroyed) throw new Error('ort: dispose did not destroy the GpuTensor');
       indices.destroy();  // destroyed already: nothing to do
-      // ORT's device must be the tensor's: another one is refused at the call ...
+      // The default import's one device must be the tensor's: another one is refused at the call ...
       throws('ort: another device', () => toOrtTensor(output, fakeOrt({ queue: {} })), TypeError,
-             /^toOrtTensor: t is a GpuTensor of another GPUDevice than ONNX Runtime's \(ort\.env\.webgpu\.device\), which cannot use its buffer; create the ONNX Runtime session first/);
+             /^toOrtTensor: t is a GpuTensor of another GPUDevice than ONNX Runtime's \(ort\.env\.webgpu\.device\): this onnxruntime-web bundle \(the default import, whose WebGPU EP is JSEP\) runs every session on the one device it made at its first WebGPU session/);
       if (output.isDestroyed) throw new Error('ort: a refused hand-over destroyed t');
       // ... and, where ORT has none yet (its first session makes it), when a
       // session run reads the tensor's gpuBuffer. A device getter is never called.
       const later = fakeOrt();
       const ol = toOrtTensor(output, later);
       if (ol.gpuBuffer !== output.buffer) throw new Error('ort: gpuBuffer with no device yet');
-      later.env.webgpu.device = { queue: {} };
+      jsepDevice(later.env.webgpu, { queue: {} });
       throws('ort: another device at run', () => ol.gpuBuffer, TypeError,
              /^toOrtTensor: the ort\.Tensor made from t is a GpuTensor of another GPUDevice than ONNX Runtime's/);
-      later.env.webgpu.device = gpu.device;
+      jsepDevice(later.env.webgpu, gpu.device);
       if (ol.gpuBuffer !== output.buffer) throw new Error('ort: gpuBuffer on the same device');
+      // onnxruntime-web/webgpu: its global is the device of the sessions made
+      // without one, not of a session given unpool's: nothing is refused,
+      // at the call or at the run (ORT's run() refuses another device's buffer itself).
+      const native = fakeOrt({ queue: {} }, { jsep: false });
+      const on = toOrtTensor(gpu.upload({ data: Float32Array.of(1), shape: [1] }), native);
+      if (on.gpuBuffer === undefined) throw new Error('ort native: gpuBuffer refused');
+      on.options.dispose();
       const getter = { Tensor: ort.Tensor, env: { webgpu: { get device() { throw new Error('called'); } } } };
       toOrtTensor(gpu.upload({ data: Float32Array.of(1), shape: [1] }), getter).options.dispose();
       ol.options.dispose();
