@@ -1,0 +1,296 @@
+// The model page: the image, the model run by unpool/onnx on the chosen
+// backend, its labels, and one pool/unpool stage's planes for one channel,
+// with the hovered cell explained. body[data-ready] is set once the first
+// run is drawn, body[data-busy] while a run or a read is under way.
+import reference from '../../model/reference.json';
+import card from '../../model/model.json';
+import { findAdapter } from '../adapter.js';
+import { cellFromPointer } from '../view.js';
+import { formatMs } from '../timing.js';
+import { examplesOf, inputOf, SIZE } from './scenes.js';
+import { ImageInput } from './input.js';
+import { fetchModel, openModel, runModel } from './model.js';
+import { boxSide, drawLabels, drawLegend, drawScene, drawSwitchLegend, drawSwitches, drawValues, planeMax } from './render.js';
+import { explain, moveSelection } from './explain.js';
+
+const $ = (id) => document.getElementById(id);
+const NAME = { wasm: 'WebAssembly', webgpu: 'WebGPU' };
+const stages = Object.fromEntries(['encoder', 'pooled', 'switches', 'decoder', 'unpooled'].map((k) => [k, $(k)]));
+const HINT = 'Hover a cell of the unpooled or pooled map (or focus one and use the arrow keys) to see which encoder window its value came from.';
+const state = {
+  bytes: null, models: {}, backend: 'wasm', adapter: null, result: null, other: null,
+  drawn: null, sel: null, runId: 0, busy: 0, errors: [],
+};
+
+function showErrors(errors) {
+  $('error').hidden = errors.length === 0;
+  $('error').replaceChildren(...errors.map((e) => {
+    const line = document.createElement('code');
+    line.textContent = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+    return line;
+  }));
+}
+const fail = (e) => showErrors([e]);
+
+/** Runs `fn` with body[data-busy] set (nested calls count). */
+async function busy(fn) {
+  state.busy++;
+  document.body.dataset.busy = 'true';
+  try {
+    return await fn();
+  } finally {
+    if (--state.busy === 0) delete document.body.dataset.busy;
+  }
+}
+
+const side = () => boxSide($('p-input'));
+const mapSide = () => boxSide(stages.encoder.parentElement);
+
+function drawInput(scene) {
+  drawScene($('input'), scene, side());
+}
+
+/** Labels of the shown result, and how many pixels are right where the scene knows its classes. */
+function drawResult(scene, r) {
+  drawLabels($('labels'), scene, r.labels, side());
+  drawLegend($('class-legend'), r.labels);
+  $('s-labels').textContent = `[1, ${SIZE}, ${SIZE}] ${NAME[r.backend]}`;
+  if (scene.truth) {
+    let right = 0;
+    for (let i = 0; i < r.labels.length; i++) right += r.labels[i] === scene.truth[i] ? 1 : 0;
+    $('accuracy').textContent = `${(100 * right / r.labels.length).toFixed(1)} % of the ${r.labels.length} pixels ` +
+      `as drawn (${r.labels.length - right} wrong).`;
+  } else {
+    $('accuracy').textContent = 'Your image: the page does not know its true classes.';
+  }
+}
+
+function showTimes() {
+  const t = (b) => {
+    const m = state.models[b];
+    if (m?.ms === undefined) return '—';
+    return `${formatMs(m.ms)}${m.runs === 1 ? ` (first run${b === 'webgpu' ? ', compiles shaders' : ''})` : ''}`;
+  };
+  $('t-run').textContent = state.adapter
+    ? `Inference: ${NAME.wasm} ${t('wasm')} · ${NAME.webgpu} ${t('webgpu')}`
+    : `Inference: ${NAME.wasm} ${t('wasm')}`;
+}
+
+/** The stage and channel controls, from the model's stages and the result's shapes. */
+function fillStageControls(model, r) {
+  const sel = $('stage');
+  if (sel.options.length !== model.stages.length) {
+    sel.replaceChildren(...model.stages.map((s) => {
+      const [, C, H, W] = r.dims(s.values.encoder);
+      const [, , h, w] = r.dims(s.values.pooled);
+      return new Option(`${s.number}: ${H}×${W} → ${h}×${w}, ${C} channels`, String(s.number - 1));
+    }));
+  }
+  const stage = model.stages[Number(sel.value)];
+  const C = r.dims(stage.values.encoder)[1];
+  const ch = $('channel');
+  if (state.channelsOf !== stage.number) {
+    // A new stage starts on its most active channel (reference.json's channels, from PyTorch).
+    state.channelsOf = stage.number;
+    ch.replaceChildren(...Array.from({ length: C }, (_, c) => new Option(String(c), String(c))));
+    ch.value = String(Math.min(C - 1, reference.channels?.[stage.number - 1] ?? 0));
+  }
+  $('network').replaceChildren(...model.stages.flatMap((s) => {
+    const [, C1, H, W] = r.dims(s.values.encoder);
+    const [, , h, w] = r.dims(s.values.pooled);
+    const li = document.createElement('li');
+    li.textContent = `stage ${s.number}: encoder ${H}×${W}×${C1} → pool 2×2 → ${h}×${w}; decoder ${h}×${w} → unpool → ${H}×${W}`;
+    li.classList.toggle('current', s === stage);
+    return [li];
+  }));
+  return stage;
+}
+
+/** Reads and draws the chosen stage's five planes of the chosen channel (only those are read back). */
+async function drawStage(id) {
+  const r = state.result;
+  if (!r) return;
+  const model = state.models[r.backend];
+  const stage = fillStageControls(model, r);
+  const channel = Number($('channel').value);
+  const v = stage.values;
+  const names = ['encoder', 'pooled', 'switches', 'decoder', 'unpooled'];
+  const planes = await r.planes(names.map((k) => ({ name: v[k], channel })));
+  if (id !== state.runId || r !== state.result) return;
+  const p = Object.fromEntries(names.map((k, i) => [k, planes[i]]));
+  const [, C, H, W] = r.dims(v.encoder);
+  const [, , h, w] = r.dims(v.pooled);
+  const s = mapSide();
+  const hiEnc = planeMax(p.encoder), hiDec = planeMax(p.decoder, p.unpooled);
+  drawValues(stages.encoder, H, W, s, p.encoder, hiEnc);
+  drawValues(stages.pooled, h, w, s, p.pooled, hiEnc);
+  const geo = { kernel: stage.kernel, stride: stage.stride, pads: stage.pads, dilation: stage.dilation, H, W, h, w };
+  drawSwitches(stages.switches, h, w, s, p.switches, p.pooled, geo);
+  drawSwitchLegend($('switch-legend'), stage.kernel[0]);
+  drawValues(stages.decoder, h, w, s, p.decoder, hiDec);
+  drawValues(stages.unpooled, H, W, s, p.unpooled, hiDec);
+  for (const k of names) {
+    $(`s-${k}`).textContent = `[1, ${C}, ${k === 'encoder' || k === 'unpooled' ? `${H}, ${W}` : `${h}, ${w}`}] ${r.type(v[k])}`;
+  }
+  $('stage-title').textContent = `Stage ${stage.number}, channel ${channel}: ${stage.pool} and ${stage.unpool}`;
+  $('decoder-note').textContent = v.decoder === v.pooled
+    ? 'The innermost unpool takes the pool\'s own output: the same map as Pooled.'
+    : 'The unpool\'s input: the decoder\'s features at the pooled size.';
+  state.drawn = { stage: stage.number, channel, geo, planes: p };
+  if (state.sel && !inside(state.sel)) state.sel = null;
+  select(state.sel);
+}
+
+const inside = (sel) => {
+  const g = state.drawn?.geo;
+  const [H, W] = sel.panel === 'pooled' ? [g.h, g.w] : [g.H, g.W];
+  return sel.r < H && sel.c < W;
+};
+
+function select(sel) {
+  state.sel = sel;
+  $('info').textContent = (state.drawn && sel && explain(stages, state.drawn, sel)) || HINT;
+  if (!sel) explain(stages, null, null);
+}
+
+/** Opens the model on a backend once (WebGPU: on first use). */
+async function modelOn(backend) {
+  if (!state.models[backend]) {
+    const t0 = performance.now();
+    state.models[backend] = await openModel(state.bytes, backend);
+    state.models[backend].openMs = performance.now() - t0;
+  }
+  return state.models[backend];
+}
+
+/**
+ * Runs the model on the scene: on WebAssembly always, and on WebGPU too
+ * when it is chosen (its labels are then compared with WebAssembly's).
+ */
+async function run(scene) {
+  drawInput(scene);
+  if (!state.bytes) return;
+  const id = ++state.runId;
+  const x = inputOf(scene);
+  await busy(async () => {
+    try {
+      const results = {};
+      for (const b of state.backend === 'webgpu' ? ['wasm', 'webgpu'] : ['wasm']) {
+        const model = await modelOn(b);
+        results[b] = await runModel(model, x);
+        model.ms = results[b].ms;
+        model.runs = (model.runs ?? 0) + 1;
+      }
+      if (id !== state.runId) {
+        for (const r of Object.values(results)) r.dispose();
+        return;
+      }
+      state.result?.dispose();
+      state.other?.dispose();
+      state.result = results[state.backend];
+      state.other = state.backend === 'webgpu' ? results.wasm : null;
+      showTimes();
+      showSame(results);
+      showErrors([]);
+      drawResult(scene, state.result);
+      await drawStage(id);
+    } catch (e) {
+      if (id === state.runId) fail(e);
+      if (state.backend === 'webgpu' && !state.models.webgpu) useBackendAfterFailure(e);
+    }
+  });
+}
+
+function showSame(results) {
+  const el = $('same');
+  el.hidden = !results.webgpu;
+  if (!results.webgpu) return;
+  const a = results.wasm.labels, b = results.webgpu.labels;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff += a[i] === b[i] ? 0 : 1;
+  el.textContent = diff === 0 ? `WebGPU labels = WebAssembly labels (all ${a.length} pixels)`
+    : `WebGPU labels DIFFER from WebAssembly's at ${diff} of ${a.length} pixels`;
+  el.classList.toggle('bad', diff !== 0);
+}
+
+/** WebGPU could not open the model: say so, and go on on WebAssembly. */
+function useBackendAfterFailure(e) {
+  state.backend = 'wasm';
+  $('backend').value = 'wasm';
+  $('backend').querySelector('option[value=webgpu]').disabled = true;
+  $('gpu-note').textContent = `WebGPU: the model could not run there (${e.message}); it runs on WebAssembly`;
+  run(input.scene);
+}
+
+async function setUpBackends() {
+  const found = await findAdapter();
+  const note = $('gpu-note');
+  if (!found.adapter) {
+    note.textContent = `WebGPU: not available: ${found.reason}. The model runs on WebAssembly.`;
+    document.body.dataset.webgpu = 'none';
+    return;
+  }
+  state.adapter = found.name;
+  note.textContent = `WebGPU adapter: ${found.name}`;
+  document.body.dataset.webgpu = 'available';
+  $('backend-switch').hidden = false;
+  $('backend').addEventListener('change', () => {
+    state.backend = $('backend').value;
+    document.body.dataset.backend = state.backend;
+    run(input.scene);
+  });
+}
+
+function wirePicking() {
+  const panels = { unpooled: 'unpooled', pooled: 'pooled', switches: 'pooled', decoder: 'pooled' };
+  for (const [id, panel] of Object.entries(panels)) {
+    const stage = stages[id];
+    stage.addEventListener('pointermove', (e) => {
+      const cell = cellFromPointer(stage, e);
+      if (cell && (cell.r !== state.sel?.r || cell.c !== state.sel?.c || state.sel?.panel !== panel)) select({ panel, ...cell });
+    });
+  }
+  for (const panel of ['unpooled', 'pooled']) {
+    stages[panel].addEventListener('focus', () => { if (state.sel?.panel !== panel) select({ panel, r: 0, c: 0 }); });
+    stages[panel].addEventListener('keydown', (e) => {
+      const g = state.drawn?.geo;
+      if (!g) return;
+      const [H, W] = panel === 'pooled' ? [g.h, g.w] : [g.H, g.W];
+      const next = moveSelection(e, state.sel, panel, H, W);
+      if (next) select(next);
+    });
+  }
+  for (const id of ['stage', 'channel']) {
+    $(id).addEventListener('change', () => busy(() => drawStage(state.runId)).catch(fail));
+  }
+  let t;
+  window.addEventListener('resize', () => {
+    clearTimeout(t);
+    t = setTimeout(() => { drawInput(input.scene); if (state.result) { drawResult(input.scene, state.result); busy(() => drawStage(state.runId)); } }, 100);
+  });
+}
+
+const examples = examplesOf(reference);
+const input = new ImageInput($('input'), examples, (scene) => run(scene), fail);
+
+async function main() {
+  const acc = card.held_out;
+  drawInput(input.scene);
+  wirePicking();
+  await setUpBackends();
+  try {
+    state.bytes = await fetchModel();
+    $('m-model').textContent = `Model: SegNet, ${(state.bytes.length / 1024).toFixed(0)} KB, ` +
+      `${(100 * acc.pixel_accuracy).toFixed(1)} % pixel accuracy on held-out scenes (mean IoU ${acc.mean_iou.toFixed(2)})`;
+  } catch (e) {
+    $('m-model').textContent = 'Model: not loaded';
+    fail(e);
+  }
+  await run(input.scene);
+  document.body.dataset.ready = 'true';
+}
+
+main().catch((e) => {
+  fail(e);
+  console.error(e);
+});
