@@ -6,6 +6,8 @@
 #     declarations are compiled first when stale.
 #  2. clang-format --dry-run -Werror (.clang-format) over the C++ in cpp/,
 #     tests/cpp/, tests/fuzz/ and bench/native/, except generated files.
+#  3. js/src/onnx/onnx_pb.ts is what scripts/gen-onnx-proto.sh generates
+#     from js/src/onnx/proto/onnx.proto.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh lint npm
@@ -33,4 +35,5 @@ if ! clang-format --dry-run -Werror --style=file "${files[@]}"; then
   echo "lint: C++ not formatted; to fix: clang-format -i --style=file <the files named above>" >&2
   exit 1
 fi
+bash scripts/gen-onnx-proto.sh --check
 echo "lint: ok"

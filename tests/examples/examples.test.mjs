@@ -101,3 +101,27 @@ test('worker.mjs: pools in a worker_threads Worker; results equal the reference'
   }
   assert.equal(error.message, 'maxPool2d: kernelSize=0 must be >= 1');
 });
+
+for (const flags of [[], ['--switches']]) {
+  test(`segnet.mjs ${flags.join(' ')}: the demo's SegNet, each scene's labels PyTorch's`.trim(), () => {
+    const reference = JSON.parse(readFileSync(join(root, 'web/model/reference.json'), 'utf8'));
+    const lines = run('segnet.mjs', flags).trim().split('\n');
+    const scenes = lines.filter((l) => !l.startsWith('  '));
+    assert.deepEqual(scenes.map((l) => l.split(':')[0]), reference.examples.map((e) => e.name));
+    reference.examples.forEach((e, k) => {
+      const want = Buffer.from(e.labels, 'base64');
+      const counts = reference.classes.map((c, i) => `${c} ${want.filter((l) => l === i).length}`);
+      assert.equal(scenes[k], `${e.name}: ${counts.join(', ')}; ${want.length}/${want.length} pixels as PyTorch labels them`);
+    });
+    if (flags.length > 0) {
+      const switches = lines.filter((l) => l.startsWith('  '));
+      assert.equal(switches.length, reference.examples.length);
+      for (const l of switches) {
+        const m = /^ {2}\S+: 16 channels of 24x24 switches \(int64\), channel 0 starts (\d+), (\d+), (\d+), (\d+)$/.exec(l);
+        assert.ok(m, l);
+        // Switch j of row 0 lies in its own 2x2 window of the 48x48 plane: rows 0-1, columns 2j, 2j+1.
+        m.slice(1).map(Number).forEach((at, j) => assert.ok([2 * j, 2 * j + 1, 48 + 2 * j, 49 + 2 * j].includes(at), l));
+      }
+    }
+  });
+}

@@ -36,6 +36,8 @@ const TS_LAYERS: readonly (readonly string[])[] = [
   // unpool/webgpu: the GPU backend, passed to the same generic call; nothing
   // below imports it.
   ['webgpu'],
+  // unpool/onnx: the model runner, over both backends; nothing imports it.
+  ['onnx'],
 ];
 
 /**
@@ -56,6 +58,12 @@ describe('layers', () => {
     for (const f of list('js/src/')) expect(layerOf(f), f).toBeGreaterThanOrEqual(0);
   });
 
+  it('nothing but unpool/onnx imports unpool/onnx', () => {
+    const files = [...list('js/src/').filter((f) => f.endsWith('.ts')),
+      ...list('js/src/webgpu/').filter((f) => f.endsWith('.ts')).map((f) => `webgpu/${f}`)];
+    for (const f of files) expect(read(`js/src/${f}`), f).not.toMatch(/from '\.\.?\/(\.\.\/)?onnx\//);
+  });
+
   it('js/src imports only from lower layers', () => {
     for (const f of list('js/src/').filter((f) => f.endsWith('.ts') && !f.endsWith('.d.mts'))) {
       const imports = [...read(`js/src/${f}`).matchAll(/from '\.\/([\w-]+)\.(m?js)'/g)]
@@ -69,7 +77,7 @@ describe('layers', () => {
 
   it('no lower layer calls back up through a hook', () => {
     const files = [...list('js/src/').filter((f) => f.endsWith('.ts')),
-      ...list('js/src/webgpu/').filter((f) => f.endsWith('.ts')).map((f) => `webgpu/${f}`)];
+      ...['webgpu', 'onnx'].flatMap((d) => list(`js/src/${d}/`).filter((f) => f.endsWith('.ts')).map((f) => `${d}/${f}`))];
     for (const f of files) {
       const src = read(`js/src/${f}`);
       const lets = [...src.matchAll(/^(?:export )?let (\w+)(?::((?:[^;=]|=>)*))?/gm)];

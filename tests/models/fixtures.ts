@@ -81,6 +81,9 @@ export function parseFixture(file: string, json: Omit<Fixture, 'modelPath'>, bin
   return { ...json, modelPath, runs };
 }
 
+/** One element of a result, as ORT's tensors hold them (strings are never a runner's). */
+type Element = number | bigint | string;
+
 /** What a runner gave for one output (an ort.Tensor fits: data and dims). */
 export interface GotTensor {
   data: ArrayLike<Element>;

@@ -69,13 +69,16 @@ export function model(spec: {
  * MaxPool (with Indices) then MaxUnpool of its flat Indices back to the
  * pool's input shape (output_shape = Shape(x)), in ONNX's own terms.
  */
-export function poolUnpool(attrs: Record<string, Attr> = { kernel_shape: [2, 2], strides: [2, 2] }): Uint8Array {
+export function poolUnpool(attrs: Record<string, Attr> = { kernel_shape: [2, 2], strides: [2, 2] },
+                           mid = false): Uint8Array {
   const { kernel_shape, strides, pads } = attrs as Record<string, number[] | undefined>;
   return model({
     inputs: [['x', FLOAT]],
     outputs: [['y', FLOAT], ['i', INT64]],
     nodes: [
-      { op: 'MaxPool', name: 'pool', inputs: ['x'], outputs: ['p', 'i'], attrs },
+      { op: 'MaxPool', name: 'pool', inputs: ['x'], outputs: [mid ? 'p0' : 'p', 'i'], attrs },
+      // With `mid`, an ORT node between the pool and the unpool (a sub-session each way).
+      ...(mid ? [{ op: 'Relu', inputs: ['p0'], outputs: ['p'] }] : []),
       { op: 'Shape', inputs: ['x'], outputs: ['s'] },
       {
         op: 'MaxUnpool', name: 'unpool', inputs: ['p', 'i', 's'], outputs: ['y'],

@@ -9,7 +9,8 @@ import type { OrtLike } from './runner-cases.js';
 ort.env.wasm.wasmPaths = `${location.origin}/node_modules/onnxruntime-web/dist/`;
 ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
+ort.env.logLevel = 'error';
 
 const fixtures = await fetchFixtures();
 
-describe('onnxruntime-web (wasm)', () => modelCases(fixtures, { ort: ort as never as OrtLike, ep: 'wasm' }));
+describe('onnxruntime-web (wasm)', () => modelCases(fixtures, { ort: ort as OrtLike, ep: 'wasm' }));

@@ -12,5 +12,5 @@ ortWeb.env.wasm.proxy = false;
 
 const fixtures = loadFixtures(process.env.UNPOOL_MODELS_DIR ?? 'build/models');
 
-describe('onnxruntime-node (cpu)', () => modelCases(fixtures, { ort: ortNode as never as OrtLike, ep: 'cpu' }));
-describe('onnxruntime-web (wasm)', () => modelCases(fixtures, { ort: ortWeb as never as OrtLike, ep: 'wasm' }));
+describe('onnxruntime-node (cpu)', () => modelCases(fixtures, { ort: ortNode as OrtLike, ep: 'cpu' }));
+describe('onnxruntime-web (wasm)', () => modelCases(fixtures, { ort: ortWeb as OrtLike, ep: 'wasm' }));

@@ -11,9 +11,10 @@ import type { OrtLike } from './runner-cases.js';
 ort.env.wasm.wasmPaths = `${location.origin}/node_modules/onnxruntime-web/dist/`;
 ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
+ort.env.logLevel = 'error';
 
 const fixtures = await fetchFixtures();
 const watch = watchGpu();
 afterAll(() => watch.restore());
 
-describe('onnxruntime-web (webgpu, JSEP)', () => modelCases(fixtures, { ort: ort as never as OrtLike, ep: 'webgpu', gpu: watch }));
+describe('onnxruntime-web (webgpu, JSEP)', () => modelCases(fixtures, { ort: ort as OrtLike, ep: 'webgpu', gpu: watch }));

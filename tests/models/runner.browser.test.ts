@@ -8,11 +8,12 @@ import { OrtLike, runnerCases } from './runner-cases.js';
 ort.env.wasm.wasmPaths = `${location.origin}/node_modules/onnxruntime-web/dist/`;
 ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
+ort.env.logLevel = 'error';
 
 beforeAll(async () => {
   await unpool.init();
 });
 
 describe('onnxruntime-web (wasm)', () => {
-  runnerCases({ ort: ort as never as OrtLike, ep: 'wasm', reference: { ort: ort as never as OrtLike, ep: 'wasm' } });
+  runnerCases({ ort: ort as OrtLike, ep: 'wasm', reference: { ort: ort as OrtLike, ep: 'wasm' } });
 });

@@ -14,9 +14,9 @@ beforeAll(async () => {
 });
 
 describe('onnxruntime-node (cpu)', () => {
-  runnerCases({ ort: ortNode as never as OrtLike, ep: 'cpu', reference: { ort: ortNode as never as OrtLike, ep: 'cpu' } });
+  runnerCases({ ort: ortNode as OrtLike, ep: 'cpu', reference: { ort: ortNode as OrtLike, ep: 'cpu' } });
 });
 
 describe('onnxruntime-web (wasm)', () => {
-  runnerCases({ ort: ortWeb as never as OrtLike, ep: 'wasm', reference: { ort: ortWeb as never as OrtLike, ep: 'wasm' } });
+  runnerCases({ ort: ortWeb as OrtLike, ep: 'wasm', reference: { ort: ortWeb as OrtLike, ep: 'wasm' } });
 });

@@ -11,6 +11,7 @@ import { OrtLike, runnerCases } from './runner-cases.js';
 ort.env.wasm.wasmPaths = `${location.origin}/node_modules/onnxruntime-web/dist/`;
 ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
+ort.env.logLevel = 'error';
 
 const watch = watchGpu();
 beforeAll(async () => {
@@ -19,5 +20,5 @@ beforeAll(async () => {
 afterAll(() => watch.restore());
 
 describe('onnxruntime-web (webgpu, JSEP)', () => {
-  runnerCases({ ort: ort as never as OrtLike, ep: 'webgpu', reference: { ort: ort as never as OrtLike, ep: 'wasm' }, gpu: watch });
+  runnerCases({ ort: ort as OrtLike, ep: 'webgpu', reference: { ort: ort as OrtLike, ep: 'wasm' }, gpu: watch });
 });

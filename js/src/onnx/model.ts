@@ -6,8 +6,8 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { UnpoolError } from '../tensor.js';
 import {
   AttributeProto, AttributeProto_AttributeType as AttrType, GraphProtoSchema, ModelProto, ModelProtoSchema,
-  NodeProto, TensorProto, TensorProto_DataLocation, ValueInfoProto, ValueInfoProtoSchema, TypeProtoSchema,
-  TypeProto_TensorSchema,
+  NodeProto, NodeProtoSchema, OperatorSetIdProtoSchema, TensorProto, TensorProto_DataLocation, ValueInfoProto,
+  ValueInfoProtoSchema, TypeProtoSchema, TypeProto_TensorSchema,
 } from './onnx_pb.js';
 
 /** A node of the graph: its proto, and its place in the model's node list. */
@@ -161,6 +161,22 @@ export function subModel(graph: OnnxGraph, nodes: readonly OnnxNode[],
     }),
   });
   return toBinary(ModelProtoSchema, sub);
+}
+
+/** A model of one float32 Identity: the session that holds ORT's GPUDevice for a model with no node for ORT. */
+export function identityModel(): Uint8Array {
+  const info = (name: string) => create(ValueInfoProtoSchema, {
+    name,
+    type: create(TypeProtoSchema, { value: { case: 'tensorType', value: create(TypeProto_TensorSchema, { elemType: 1 }) } }),
+  });
+  return toBinary(ModelProtoSchema, create(ModelProtoSchema, {
+    irVersion: 8n, producerName: 'unpool/onnx',
+    opsetImport: [create(OperatorSetIdProtoSchema, { domain: '', version: 13n })],
+    graph: create(GraphProtoSchema, {
+      name: 'keep', node: [create(NodeProtoSchema, { opType: 'Identity', input: ['x'], output: ['y'] })],
+      input: [info('x')], output: [info('y')],
+    }),
+  }));
 }
 
 /** Calls `f` on every graph held in an attribute of `nodes` (If, Loop, Scan bodies), nested ones too. */

@@ -9,7 +9,7 @@
 import { Offsets, poolFusion, unpoolFusion } from './fuse.js';
 import { attrInts, describeNode, nodeReads, OnnxGraph, OnnxModelError, OnnxNode } from './model.js';
 import { ProviderKind, unpoolRuns, UnpoolNodes } from './rules.js';
-import { isShapeOnly } from './shapes.js';
+import { IntTensor, isShapeOnly, VIEW_OPS } from './shapes.js';
 
 /** A MaxPool or MaxUnpool that unpool runs. */
 export interface UnpoolStep {
@@ -25,8 +25,12 @@ export interface UnpoolStep {
   /** Values computed in JavaScript for it (checked offsets, output_shape), and the shapes they read. */
   readonly computed: readonly string[];
   readonly shapeReads: readonly string[];
-  /** MaxPool: its values output (if used), its flat Indices (if used unfused), fused per-plane outputs. */
-  readonly pool?: { y?: string; flat?: string; perPlane?: { value: string; offsets: Offsets } };
+  /**
+   * MaxPool: its values output (if used), its flat Indices (if used unfused), the fused per-plane
+   * output, and whether only unpool's steps read that one (it may then be int32, which unpool's
+   * kernels read faster than ONNX's int64).
+   */
+  readonly pool?: { y?: string; flat?: string; perPlane?: { value: string; offsets: Offsets }; internal?: boolean };
   /** MaxUnpool: the values, the indices (flat, or per-plane when fused), output_shape, the output. */
   readonly unpool?: { x: string; indices: string; offsets?: Offsets; outputShape?: string; y: string };
 }
@@ -40,7 +44,24 @@ export interface OrtStep {
   readonly outputs: readonly string[];
 }
 
-export type Step = OrtStep | UnpoolStep;
+/**
+ * A node that only gives a value of an unpool step another shape
+ * (Squeeze, Unsqueeze, Reshape, Flatten, Identity: the exporter's Unsqueeze
+ * of an unbatched or 1d pool's indices), done in JavaScript as a view of
+ * the same memory instead of an ORT sub-session of its own.
+ */
+export interface ViewStep {
+  readonly kind: 'view';
+  readonly node: OnnxNode;
+  readonly level: number;
+  readonly reads: readonly string[];
+  readonly computed: readonly string[];
+  readonly shapeReads: readonly string[];
+  /** Whether the view is its source's only reader, and so takes its memory over. */
+  readonly takesOver: boolean;
+}
+
+export type Step = OrtStep | UnpoolStep | ViewStep;
 
 export interface Plan {
   readonly graph: OnnxGraph;
@@ -49,6 +70,10 @@ export interface Plan {
   readonly whole: boolean;
   /** Per value: how many steps read it (graph outputs count one more), for releasing intermediates. */
   readonly uses: ReadonlyMap<string, number>;
+  /** The shape arithmetic's constants, evaluated once (shapes.ts evaluate()). */
+  readonly constants: Map<string, IntTensor>;
+  /** Values computed in JavaScript by the shapes they read (run.ts). */
+  readonly memo: Map<string, IntTensor>;
 }
 
 /** Spatial dims of a MaxPool or MaxUnpool: its kernel_shape's length. */
@@ -73,7 +98,7 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
   if (cuts.size === 0) {
     const inputs = graph.inputs.map((v) => v.name);
     const step: OrtStep = { kind: 'ort', level: 0, nodes: graph.nodes, inputs, outputs: graphOutputs };
-    return { graph, steps: [step], whole: true, uses: countUses(graph, [step]) };
+    return { graph, steps: [step], whole: true, uses: countUses(graph, [step]), constants: new Map(), memo: new Map() };
   }
 
   // Shapes a run knows in JavaScript: the feeds', and each cut's input and outputs.
@@ -83,6 +108,25 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
   const allDrafts = [...cuts].map(([node, why]) => draftStep(graph, node, why, shapeSources, fuse));
   const cutOf = new Map<string, Draft>();
   for (const d of allDrafts) for (const v of d.writes) cutOf.set(v, d);
+  // Views of the cuts' values, in node order (a view of a view too).
+  for (const n of graph.nodes) {
+    const [x, ...args] = n.inputs;
+    const out = n.outputs[0];
+    // The view takes its source's memory over where nothing else reads it; else it shares it,
+    // which a value returned to the caller cannot.
+    const takesOver = graph.consumers.get(x)?.length === 1 && !graphOutputs.includes(x);
+    if (n.domain !== '' || !VIEW_OPS.has(n.opType) || !cutOf.has(x) || (graphOutputs.includes(out) && !takesOver) ||
+        !args.every((v) => v === '' || isShapeOnly(graph, v, shapeSources))) continue;
+    const computed = args.filter((v) => v !== '');
+    const shapeReads = new Set<string>();
+    for (const v of computed) shapeReadsOf(graph, v, shapeReads);
+    const step: Omit<ViewStep, 'level'> = {
+      kind: 'view', node: n, reads: [x], computed, shapeReads: [...shapeReads], takesOver,
+    };
+    const d: Draft = { node: n, reads: step.reads, shapeReads: step.shapeReads, writes: [out], step };
+    allDrafts.push(d);
+    cutOf.set(out, d);
+  }
   // What a run computes: back from the graph's outputs (a cut whose outputs
   // nothing reads after fusion, the stock exporter's 1x1 MaxPool, drops out).
   const live = new Set<Draft>();
@@ -107,7 +151,7 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
     ortNodes.add(p);
     work.push(...nodeReads(p));
   }
-  const drafts = allDrafts.filter((d) => live.has(d));
+  const drafts = allDrafts.filter((d) => live.has(d)).sort((a, b) => a.node.index - b.node.index);
 
   // Levels, in node order (the model's nodes are topologically sorted).
   const ortLevel = new Map<OnnxNode, number>();
@@ -136,11 +180,18 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
     }
   }
 
+  // A Constant goes to every sub-session that reads it, as an initializer
+  // does, instead of crossing from one to the next (ORT would hand a small
+  // CPU-side constant over as a GPU buffer and read it back).
+  const constants = new Set([...ortNodes].filter((n) => n.opType === 'Constant' && n.domain === ''));
+  for (const c of constants) ortLevel.delete(c);
   const levels = Math.max(0, ...ortLevel.values(), ...cutLevel.values());
   const steps: Step[] = [];
   for (let k = 0; k <= levels; ++k) {
-    const nodes = graph.nodes.filter((n) => ortLevel.get(n) === k);
-    if (nodes.length > 0) {
+    const own = graph.nodes.filter((n) => ortLevel.get(n) === k);
+    const reads = new Set(own.flatMap(nodeReads));
+    const nodes = graph.nodes.filter((n) => ortLevel.get(n) === k || (constants.has(n) && reads.has(n.outputs[0])));
+    if (own.length > 0) {
       const made = new Set(nodes.flatMap((n) => n.outputs));
       const inputs = [...new Set(nodes.flatMap(nodeReads))].filter((v) => !made.has(v) && !graph.initializers.has(v));
       steps.push({ kind: 'ort', level: k, nodes, inputs, outputs: [...made].filter((v) => v !== '') });
@@ -151,7 +202,18 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
   const usedLater = new Set<string>(graphOutputs);
   for (const s of steps) for (const v of s.kind === 'ort' ? s.inputs : [...s.reads, ...s.shapeReads]) usedLater.add(v);
   const final = steps.map((s) => (s.kind === 'ort' ? { ...s, outputs: s.outputs.filter((v) => usedLater.has(v)) } : s));
-  return { graph, steps: final, whole: false, uses: countUses(graph, final) };
+  // Values only unpool steps read (through views too), never ORT or the caller.
+  const internal = (v: string): boolean => !graphOutputs.includes(v) && final.every((s) => {
+    if (s.kind === 'ort') return !s.inputs.includes(v);
+    if (s.kind === 'view' && s.reads[0] === v) return internal(s.node.outputs[0]);
+    return true;
+  });
+  for (const s of final) {
+    if (s.kind === 'unpool' && s.pool?.perPlane !== undefined) {
+      (s.pool as { internal?: boolean }).internal = internal(s.pool.perPlane.value);
+    }
+  }
+  return { graph, steps: final, whole: false, uses: countUses(graph, final), constants: new Map(), memo: new Map() };
 }
 
 function countUses(graph: OnnxGraph, steps: readonly Step[]): Map<string, number> {
@@ -169,7 +231,7 @@ interface Draft {
   readonly reads: readonly string[];
   readonly shapeReads: readonly string[];
   readonly writes: readonly string[];
-  readonly step: Omit<UnpoolStep, 'level'>;
+  readonly step: Omit<UnpoolStep, 'level'> | Omit<ViewStep, 'level'>;
 }
 
 /** The values a shape-only value reads the shapes of (its Shape nodes' inputs). */

@@ -1,21 +1,24 @@
-// One run of a partitioned model: the steps in order, ORT sub-sessions and
-// unpool steps, over the run's values (values.ts). On WebGPU nothing is read
-// back between steps; the unpool steps' content checks (an index outside its
-// plane) are read once, at the end, and a failed one rejects the run.
+// One run of a partitioned model: the steps in order (ORT sub-sessions,
+// unpool steps, views) over the run's values (values.ts). On WebGPU nothing
+// is read back between steps; the unpool steps' content checks (an index
+// outside its plane) are read once, at the end, and a failed one rejects
+// the run. The run owns every value it makes and releases each when its
+// last reader is done; the caller owns only what it returns.
 import { UnpoolError, UnpoolTypeError } from '../tensor.js';
 import type { ContentCheck, GpuOwner, GpuTensor } from '../webgpu/tensor.js';
 import type { Exec, HostTensor } from './exec.js';
 import { arePlaneOffsets } from './fuse.js';
-import { describeNode, OnnxModelError } from './model.js';
+import { attrInts, describeNode, OnnxModelError } from './model.js';
 import type { OrtSessionLike, OrtTensorLike } from './ort.js';
-import type { Plan, UnpoolStep } from './plan.js';
+import type { OrtStep, Plan, UnpoolStep, ViewStep } from './plan.js';
 import { poolOptions, unpoolShape } from './semantics.js';
-import { evaluate, IntTensor } from './shapes.js';
+import { evaluate, IntTensor, viewShape } from './shapes.js';
 import { Converter, Value } from './values.js';
 
 /** What a run needs of its session. */
 export interface RunContext<H> {
   readonly plan: Plan;
+  /** The ORT sub-session of each ORT step, at the step's position. */
   readonly sessions: readonly (OrtSessionLike | undefined)[];
   readonly exec: Exec<H>;
   readonly convert: Converter;
@@ -36,6 +39,7 @@ const product = (d: readonly number[]) => d.reduce((a, b) => a * b, 1);
 
 /** An error of an unpool op in a step, prefixed with the node, keeping its class and code. */
 function inNode(step: UnpoolStep, e: unknown): unknown {
+  if (e instanceof OnnxModelError) return e;  // it names the node already
   const where = `unpool/onnx: ${describeNode(step.node)}`;
   if (e instanceof UnpoolError) return new UnpoolError(`${where}: ${e.message}`, e.code);
   if (e instanceof UnpoolTypeError) return new UnpoolTypeError(`${where}: ${e.message}`, e.code);
@@ -45,141 +49,221 @@ function inNode(step: UnpoolStep, e: unknown): unknown {
 /** Runs the plan on `feeds`, giving the values named in `fetches`. */
 export async function runPlan<H>(ctx: RunContext<H>, feeds: Readonly<Record<string, OrtTensorLike>>,
                                  fetches: readonly string[], runOptions: unknown): Promise<Record<string, OrtTensorLike>> {
-  const { plan, exec, convert } = ctx;
-  const values = new Map<string, Value>();
-  const left = new Map(plan.uses);
-  for (const f of fetches) left.set(f, (left.get(f) ?? 0) + 1);
-  const checks: PendingCheck[] = [];
-  const shapeCache = new Map<string, IntTensor>();
-  const shapeOf = (v: string) => values.get(v)?.dims;
-  const done = (names: Iterable<string>) => {
-    for (const v of new Set(names)) {
-      const n = (left.get(v) ?? 0) - 1;
-      left.set(v, n);
-      if (n <= 0) values.get(v)?.release();
+  return new Run(ctx, fetches).go(feeds, runOptions);
+}
+
+class Run<H> {
+  private readonly values = new Map<string, Value>();
+  /** Readers left per value (fetches count one more each). */
+  private readonly left: Map<string, number>;
+  private readonly checks: PendingCheck[] = [];
+  private readonly shapeCache = new Map<string, IntTensor>();
+  /** The step running, and the values whose shapes its computed values read. */
+  private step: UnpoolStep | ViewStep | undefined;
+  private readonly shapeOf = (v: string) => this.values.get(v)?.dims;
+
+  constructor(private readonly ctx: RunContext<H>, private readonly fetches: readonly string[]) {
+    this.left = new Map(ctx.plan.uses);
+    for (const f of fetches) this.left.set(f, (this.left.get(f) ?? 0) + 1);
+  }
+
+  async go(feeds: Readonly<Record<string, OrtTensorLike>>, runOptions: unknown): Promise<Record<string, OrtTensorLike>> {
+    const { plan } = this.ctx;
+    for (const [name, t] of Object.entries(feeds)) this.put(name, t.dims, (v) => { v.ort = t; });
+    const result: Record<string, OrtTensorLike> = {};
+    try {
+      for (let i = 0; i < plan.steps.length; ++i) {
+        const step = plan.steps[i];
+        if (step.kind === 'ort') {
+          await this.ortStep(step, this.ctx.sessions[i]!, runOptions);
+        } else {
+          this.step = step;
+          if (step.kind === 'view') this.viewStep(step);
+          else this.unpoolStep(step);
+          this.done([...step.reads, ...step.shapeReads]);
+        }
+      }
+      const failed = this.ctx.checkAll !== undefined && this.checks.length > 0
+        ? await this.ctx.checkAll(this.checks) : undefined;
+      if (failed !== undefined) throw inNode(failed.step, failed.error);
+      for (const name of this.fetches) result[name] = await this.handOut(this.values.get(name)!, this.ctx.locationOf(name));
+      return result;
+    } catch (e) {
+      for (const t of Object.values(result)) t.dispose();
+      throw e;
+    } finally {
+      for (const [name, v] of this.values) if (!(name in result)) v.release();
     }
-  };
-  const put = (name: string, dims: readonly number[], set: (v: Value) => void) => {
+  }
+
+  /** One fewer reader of each of `names`; a value with none left is released. */
+  private done(names: Iterable<string>): void {
+    for (const v of new Set(names)) {
+      const n = (this.left.get(v) ?? 0) - 1;
+      this.left.set(v, n);
+      if (n <= 0) this.values.get(v)?.release();
+    }
+  }
+
+  private put(name: string, dims: readonly number[], set: (v: Value) => void): void {
     const v = new Value(dims);
     set(v);
-    values.set(name, v);
-  };
-  const asH = (name: string): H => {
-    const v = values.get(name);
+    this.values.set(name, v);
+  }
+
+  private async ortStep(step: OrtStep, session: OrtSessionLike, runOptions: unknown): Promise<void> {
+    const inputs: Record<string, OrtTensorLike> = {};
+    for (const name of step.inputs) inputs[name] = await this.ctx.convert.toOrt(this.values.get(name)!);
+    const out = await session.run(inputs as never, runOptions as never);
+    for (const name of step.outputs) {
+      this.put(name, out[name].dims, (v) => { v.ort = out[name]; v.ortOwned = true; });
+    }
+    this.done(step.inputs);
+  }
+
+  /** Value `name` as the backend's tensor. */
+  private input(name: string): H {
+    const v = this.values.get(name);
     if (v === undefined) throw new OnnxModelError(`value '${name}' was not computed (a bug of the runner)`);
+    const { convert, exec } = this.ctx;
     return (exec.kind === 'webgpu' ? convert.toGpu(v) : convert.toHost(v)) as H;
-  };
-  let current: UnpoolStep | undefined;
-  const made = (name: string | undefined, t: H) => {
+  }
+
+  /** A step's result `t` as value `name` (none: nothing reads it, freed). */
+  private made(name: string | undefined, t: H): void {
+    const { exec } = this.ctx;
     if (name === undefined) {
       exec.free(t);
       return;
     }
-    put(name, exec.shape(t), (v) => {
+    this.put(name, exec.shape(t), (v) => {
       if (exec.kind === 'webgpu') {
-        v.gpu = t as GpuTensor;
-        v.gpuOwned = true;
         const g = t as GpuTensor;
-        for (const check of g.checks) checks.push({ owner: g.owner, check, step: current! });
+        v.gpu = g;
+        v.gpuOwned = true;
+        for (const check of g.checks) this.checks.push({ owner: g.owner, check, step: this.step as UnpoolStep });
       } else {
         v.host = t as HostTensor;
       }
     });
-  };
-  const intsOf = (name: string): IntTensor => {
-    if (shapeCache.has(name) || !values.has(name)) return evaluate(plan.graph, name, shapeOf, shapeCache);
-    const t = convert.toHost(values.get(name)!);
-    const data = Array.from(t.data as ArrayLike<number | bigint>, (x) => BigInt(x));
-    return { dims: 'shape' in t ? t.shape : t.dims, data };
-  };
+  }
 
-  for (const [name, t] of Object.entries(feeds)) put(name, t.dims, (v) => { v.ort = t; });
-  try {
-    for (let i = 0; i < plan.steps.length; ++i) {
-      const step = plan.steps[i];
-      if (step.kind === 'ort') {
-        const inputs: Record<string, OrtTensorLike> = {};
-        for (const name of step.inputs) inputs[name] = await convert.toOrt(values.get(name)!);
-        const out = await ctx.sessions[i]!.run(inputs as never, runOptions as never);
-        for (const name of step.outputs) {
-          put(name, out[name].dims, (v) => { v.ort = out[name]; v.ortOwned = true; });
+  /**
+   * An integer value of the step's shape arithmetic: computed in JavaScript
+   * (shapes.ts), or read from the run when a step made it. A computed value
+   * depends only on the shapes it reads: a run with the same shapes as an
+   * earlier one reuses its result (plan.memo).
+   */
+  private ints(name: string): IntTensor {
+    const { plan, convert } = this.ctx;
+    const v = this.values.get(name);
+    if (v !== undefined && !this.shapeCache.has(name)) {
+      const t = convert.toHost(v);
+      return { dims: 'shape' in t ? t.shape : t.dims, data: Array.from(t.data as ArrayLike<number | bigint>, BigInt) };
+    }
+    const key = `${name}|${this.step!.shapeReads.map((r) => this.shapeOf(r)?.join('x')).join(';')}`;
+    let out = plan.memo.get(key);
+    if (out === undefined) {
+      out = evaluate(plan.graph, name, this.shapeOf, this.shapeCache, plan.constants);
+      if (plan.memo.size > 1024) plan.memo.clear();
+      plan.memo.set(key, out);
+    }
+    return out;
+  }
+
+  /** The same memory under another shape; a shared buffer's source lives as long as the view. */
+  private viewStep(step: ViewStep): void {
+    const { exec, convert } = this.ctx;
+    const [x] = step.reads;
+    const src = this.values.get(x)!;
+    const node = step.node;
+    const dims = viewShape(node, src.dims, (k, name) => {
+      const v = node.inputs[k];
+      return v !== undefined && v !== '' ? this.ints(v).data.map(Number) : attrInts(node, name);
+    });
+    this.put(node.outputs[0], dims, (v) => {
+      if (exec.kind === 'webgpu') {
+        const g = convert.toGpu(src);
+        if (step.takesOver && src.gpuOwned) {
+          // The buffer, and whatever keeps it alive (a view's source), pass to the view.
+          v.gpu = g.reshaped(dims);
+          v.onRelease = src.onRelease;
+          src.gpu = src.onRelease = undefined;
+        } else {
+          v.gpu = convert.view(g, dims);
+          this.left.set(x, (this.left.get(x) ?? 0) + 1);
+          v.onRelease = () => this.done([x]);
         }
-        done(step.inputs);
-        continue;
+        v.gpuOwned = true;
+      } else {
+        const h = convert.toHost(src);
+        v.host = { data: h.data, dims, type: 'dtype' in h ? h.dtype : h.type };
       }
-      current = step;
-      try {
-        runUnpoolStep(step, asH, made, intsOf, exec);
-      } catch (e) {
-        throw inNode(step, e);
-      }
-      done([...step.reads, ...step.shapeReads]);
-    }
-    const failed = ctx.checkAll !== undefined && checks.length > 0 ? await ctx.checkAll(checks) : undefined;
-    if (failed !== undefined) throw inNode(failed.step, failed.error);
-    const result: Record<string, OrtTensorLike> = {};
-    for (const name of fetches) {
-      const v = values.get(name)!;
-      result[name] = await handOut(ctx, v, ctx.locationOf(name));
-    }
-    return result;
-  } catch (e) {
-    for (const v of values.values()) v.release();
-    throw e;
-  } finally {
-    for (const [name, v] of values) if (!fetches.includes(name)) v.release();
+    });
   }
-}
 
-/** A returned value: an ORT tensor where the caller asked for it (`location`), owned by the caller. */
-async function handOut<H>(ctx: RunContext<H>, v: Value, location: string): Promise<OrtTensorLike> {
-  if (v.ort === undefined && v.gpu !== undefined && location !== 'gpu-buffer') {
-    const host = await v.gpu.read();
-    v.host = { data: host.data, dims: host.shape, type: host.dtype };
-    v.gpu.destroy();
-    v.gpu = undefined;
+  private unpoolStep(step: UnpoolStep): void {
+    try {
+      if (step.pool !== undefined) this.pool(step, step.pool);
+      else this.unpool(step, step.unpool!);
+    } catch (e) {
+      throw inNode(step, e);
+    }
   }
-  const t = await ctx.convert.toOrt(v);
-  v.ortOwned = false;
-  v.gpuOwned = false;
-  return t;
-}
 
-/** One unpool step: MaxPool or MaxUnpool in ONNX's semantics, on the run's backend. */
-function runUnpoolStep<H>(step: UnpoolStep, input: (name: string) => H,
-                          made: (name: string | undefined, t: H) => void,
-                          intsOf: (name: string) => IntTensor, exec: Exec<H>): void {
-  const { node, dims } = step;
-  if (step.pool !== undefined) {
-    const x = input(node.inputs[0]);
+  /** MaxPool in ONNX's semantics: values, flat Indices where read, per-plane where fused. */
+  private pool(step: UnpoolStep, p: NonNullable<UnpoolStep['pool']>): void {
+    const { exec } = this.ctx;
+    const { node, dims } = step;
+    const x = this.input(node.inputs[0]);
     const shape = exec.shape(x);
-    const { output, indices } = exec.pool(dims, x, poolOptions(node, shape, dims));
-    if (step.pool.flat !== undefined) made(step.pool.flat, exec.toFlat(indices, shape));
-    made(step.pool.y, output);
-    const p = step.pool.perPlane;
-    made(p?.value, indices);
+    // int32 per-plane indices where only unpool reads them (and a plane's offsets fit).
+    const narrow = p.internal === true && !this.fetches.includes(p.perPlane!.value) && product(shape.slice(2)) < 2 ** 31;
+    const options = { ...poolOptions(node, shape, dims), ...(narrow ? { indexType: 'int32' as const } : {}) };
+    const { output, indices } = exec.pool(dims, x, options);
+    if (p.flat !== undefined) this.made(p.flat, exec.toFlat(indices, shape));
+    this.made(p.y, output);
+    this.made(p.perPlane?.value, indices);
     // The offsets may read the shapes of the outputs just made.
-    if (p?.offsets.kind === 'checked' &&
-        !arePlaneOffsets(intsOf(p.offsets.value), shape[0], shape[1], product(shape.slice(2)), dims + 2)) {
-      throw new OnnxModelError(`${describeNode(node)}: the offsets its Indices are reduced by ('${p.offsets.value}') ` +
-          'are not its input\'s plane offsets at this run; the runner fuses only that arithmetic');
+    if (p.perPlane?.offsets.kind === 'checked' &&
+        !arePlaneOffsets(this.ints(p.perPlane.offsets.value), shape[0], shape[1], product(shape.slice(2)), dims + 2)) {
+      throw new OnnxModelError(`${describeNode(node)}: the offsets its Indices are reduced by ` +
+          `('${p.perPlane.offsets.value}') are not its input's plane offsets at this run; the runner fuses only ` +
+          'that arithmetic');
     }
-    return;
   }
-  const u = step.unpool!;
-  const x = input(u.x);
-  const xShape = exec.shape(x);
-  const given = u.outputShape !== undefined ? intsOf(u.outputShape) : undefined;
-  const outShape = unpoolShape(node, xShape, dims, given);
-  const spatial = outShape.slice(2);
-  if (u.offsets === undefined) {
-    made(u.y, exec.unpoolFlat(x, input(u.indices), outShape));
-    return;
+
+  /** MaxUnpool in ONNX's semantics: flat indices over the whole output, or per-plane where fused. */
+  private unpool(step: UnpoolStep, u: NonNullable<UnpoolStep['unpool']>): void {
+    const { exec } = this.ctx;
+    const { node, dims } = step;
+    const x = this.input(u.x);
+    const xShape = exec.shape(x);
+    const outShape = unpoolShape(node, xShape, dims, u.outputShape !== undefined ? this.ints(u.outputShape) : undefined);
+    if (u.offsets === undefined) {
+      this.made(u.y, exec.unpoolFlat(x, this.input(u.indices), outShape));
+      return;
+    }
+    const spatial = outShape.slice(2);
+    if (u.offsets.kind === 'checked' &&
+        !arePlaneOffsets(this.ints(u.offsets.value), xShape[0], xShape[1], product(spatial), dims + 2)) {
+      throw new OnnxModelError(`${describeNode(node)}: the offsets added to its indices ('${u.offsets.value}') ` +
+          'are not its output\'s plane offsets at this run; the runner fuses only that arithmetic');
+    }
+    this.made(u.y, exec.unpool(dims, x, this.input(u.indices), spatial));
   }
-  if (u.offsets.kind === 'checked' &&
-      !arePlaneOffsets(intsOf(u.offsets.value), xShape[0], xShape[1], product(spatial), dims + 2)) {
-    throw new OnnxModelError(`${describeNode(node)}: the offsets added to its indices ('${u.offsets.value}') ` +
-        'are not its output\'s plane offsets at this run; the runner fuses only that arithmetic');
+
+  /** A returned value: an ORT tensor where the caller asked for it (`location`), owned by the caller. */
+  private async handOut(v: Value, location: string): Promise<OrtTensorLike> {
+    if (v.ort === undefined && v.gpu !== undefined && location !== 'gpu-buffer') {
+      const host = await v.gpu.read();
+      v.host = { data: host.data, dims: host.shape, type: host.dtype };
+      v.gpu.destroy();
+      v.gpu = undefined;
+    }
+    const t = await this.ctx.convert.toOrt(v);
+    v.ortOwned = false;
+    v.gpuOwned = false;
+    return t;
   }
-  made(u.y, exec.unpool(dims, x, input(u.indices), spatial));
 }

@@ -12,7 +12,7 @@ export interface PoolOptions {
   padding: number[];
   dilation: number[];
   ceilMode: boolean;
-  indexType: 'int64';
+  indexType: 'int32' | 'int64';
 }
 
 const fail = (node: OnnxNode, what: string) => new OnnxModelError(`${describeNode(node)}: ${what}`);

@@ -7,9 +7,9 @@
 import { init } from '../loader.js';
 import { describe, UnpoolTypeError } from '../tensor.js';
 import { initWebGPU, WebGPUBackend } from '../webgpu/index.js';
-import type { ContentCheck } from '../webgpu/tensor.js';
+import type { GpuOwner } from '../webgpu/tensor.js';
 import { gpuExec, hostExec } from './exec.js';
-import { OnnxModelError, OnnxGraph, readModel, subModel } from './model.js';
+import { identityModel, OnnxModelError, OnnxGraph, readModel, subModel } from './model.js';
 import { AttributeProto_AttributeType as AttrType } from './onnx_pb.js';
 import { elemTypeOf, OrtNamespace, OrtSessionLike, OrtTensorLike, TensorOf } from './ort.js';
 import { partition, Plan, Step, UnpoolStep } from './plan.js';
@@ -71,6 +71,14 @@ export type StepInfo =
     readonly outputs: readonly string[];
     /** Its ONNX attributes (kernel_shape, strides, pads, dilations, ceil_mode, ...). */
     readonly attributes: Readonly<Record<string, number | readonly number[] | string>>;
+  }
+  | {
+    /** A Squeeze, Unsqueeze, Reshape, Flatten or Identity of an unpool step's value, done as a view in JavaScript. */
+    readonly kind: 'view';
+    readonly node: string;
+    readonly op: string;
+    readonly input: string;
+    readonly output: string;
   };
 
 /** A model run by ORT sub-sessions and unpool: ORT's InferenceSession in shape. */
@@ -152,6 +160,12 @@ export async function createSession<O extends OrtNamespace>(
       const made = await subSessions(ort, plan, bytes, { ...rest, executionProviders }, kind, locationOf);
       let gpu: WebGPUBackend | undefined;
       if (kind === 'webgpu' && plan.steps.some((s) => s.kind === 'unpool')) {
+        // A model with no node for ORT still runs on ORT's device, which a
+        // session must hold: ORT Web's native EP destroys its device with
+        // its last session.
+        if (device === undefined && !plan.steps.some((s) => s.kind === 'ort')) {
+          made.push(await ort.InferenceSession.create(identityModel() as never, { ...rest, executionProviders } as never));
+        }
         gpu = await initWebGPU({ device: (device ?? await ortDevice(ort)) as never });
       } else if (kind === 'cpu') {
         await init();
@@ -165,11 +179,15 @@ export async function createSession<O extends OrtNamespace>(
   }
 }
 
-/** ORT's GPUDevice (there once a WebGPU session exists), else a new one of unpool's. */
+/** ORT's GPUDevice, there once a WebGPU session exists (the runner's sub-sessions keep it alive). */
 async function ortDevice(ort: OrtNamespace): Promise<unknown> {
   const webgpu = ort.env?.webgpu as { device?: unknown } | undefined;
   const d = await webgpu?.device;
-  return d ?? (await initWebGPU()).device;
+  if (d === undefined || d === null) {
+    throw new OnnxModelError('ORT made a WebGPU session but ort.env.webgpu.device is not set: pass the device ' +
+        "as executionProviders: [{ name: 'webgpu', device }]");
+  }
+  return d;
 }
 
 /** The ORT sub-session of each ORT step (undefined at unpool steps), created in order. */
@@ -187,7 +205,7 @@ async function subSessions(ort: OrtNamespace, plan: Plan, bytes: Uint8Array, opt
   const sessions: (OrtSessionLike | undefined)[] = [];
   try {
     for (const s of plan.steps) {
-      if (s.kind === 'unpool') {
+      if (s.kind !== 'ort') {
         cutTypes(s, types);
         sessions.push(undefined);
         continue;
@@ -226,8 +244,12 @@ function declaredTypes(graph: OnnxGraph): Map<string, number> {
 
 /** The types of an unpool step's outputs: its values' type, and int64 indices. */
 function cutTypes(s: Step, types: Map<string, number>): void {
-  if (s.kind !== 'unpool') return;
+  if (s.kind === 'ort') return;
   const x = types.get(s.node.inputs[0]);
+  if (s.kind === 'view') {
+    if (x !== undefined) types.set(s.node.outputs[0], x);
+    return;
+  }
   const INT64 = 7;
   if (s.pool !== undefined) {
     if (s.pool.y !== undefined && x !== undefined) types.set(s.pool.y, x);
@@ -239,6 +261,7 @@ function cutTypes(s: Step, types: Map<string, number>): void {
 
 function stepInfo(s: Step): StepInfo {
   if (s.kind === 'ort') return { kind: 'ort', nodes: s.nodes.length, inputs: s.inputs, outputs: s.outputs };
+  if (s.kind === 'view') return { kind: 'view', node: s.node.label, op: s.node.opType, input: s.reads[0], output: s.node.outputs[0] };
   const attributes: Record<string, number | readonly number[] | string> = {};
   for (const a of s.node.proto.attribute) {
     if (a.type === AttrType.INTS) attributes[a.name] = a.ints.map(Number);
@@ -270,8 +293,10 @@ class Session {
     this.inputNames = Object.freeze(graph.inputs.map((v) => v.name));
     this.outputNames = Object.freeze(graph.outputs.map((v) => v.name));
     this.steps = Object.freeze(plan.steps.map(stepInfo));
+    const views = new Set(plan.steps.flatMap((s) => (s.kind === 'view' ? [s.node.outputs[0]] : [])));
     const cut = plan.steps.flatMap((s) => (s.kind === 'unpool'
-      ? [...s.reads, s.pool?.y, s.pool?.flat, s.pool?.perPlane?.value, s.unpool?.y].filter((v): v is string => v !== undefined)
+      ? [...s.reads, s.pool?.y, s.pool?.flat, s.pool?.perPlane?.value, s.unpool?.y]
+        .filter((v): v is string => v !== undefined && !views.has(v))
       : []));
     this.fetchable = Object.freeze([...new Set([...this.outputNames, ...cut])]);
     const exec = kind === 'webgpu' && gpu !== undefined ? gpuExec(gpu) : hostExec;
@@ -322,14 +347,20 @@ class Session {
   }
 }
 
-/** Every content check of a run, read back (each once), in call order: the first that failed. */
+/**
+ * Every content check of a run, read back at once (one mapAsync per device:
+ * the run has one), in call order: the first that failed.
+ */
 async function checkAll(checks: readonly PendingCheck[]): Promise<{ step: UnpoolStep; error: unknown } | undefined> {
-  const seen = new Set<ContentCheck>();
-  for (const { owner, check, step } of checks) {
-    if (seen.has(check)) continue;
-    seen.add(check);
-    const error = await owner.failure('run', check);
-    if (error !== undefined) return { step, error };
+  const byOwner = new Map<GpuOwner, PendingCheck[]>();
+  for (const c of checks) byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c]);
+  const outcomes = new Map<PendingCheck, Promise<unknown>>();
+  for (const [owner, list] of byOwner) {
+    owner.failures('run', list.map((c) => c.check)).forEach((o, k) => outcomes.set(list[k], o));
+  }
+  for (const c of checks) {
+    const error = await outcomes.get(c);
+    if (error !== undefined) return { step: c.step, error };
   }
   return undefined;
 }

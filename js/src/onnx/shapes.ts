@@ -16,8 +16,48 @@ export interface IntTensor {
 /** The ops evaluated here, on integer tensors only. */
 const SHAPE_OPS = new Set([
   'Shape', 'Constant', 'Identity', 'Cast', 'Gather', 'Slice', 'Concat', 'Unsqueeze', 'Squeeze', 'Reshape',
-  'Add', 'Sub', 'Mul', 'Div', 'ReduceProd', 'Range',
+  'Flatten', 'Add', 'Sub', 'Mul', 'Div', 'ReduceProd', 'Range',
 ]);
+
+/** The ops that only give their input another shape (the same elements in the same order). */
+export const VIEW_OPS: ReadonlySet<string> = new Set(['Identity', 'Squeeze', 'Unsqueeze', 'Reshape', 'Flatten']);
+
+/**
+ * The output shape of view op `node` (VIEW_OPS) on an input of shape `d`;
+ * `arg(k, name)` gives its int input `k`, or its attribute `name` in older
+ * opsets (Squeeze's and Unsqueeze's axes, Reshape's shape).
+ */
+export function viewShape(node: OnnxNode, d: readonly number[],
+                          arg: (k: number, name: string) => number[] | undefined): number[] {
+  switch (node.opType) {
+    case 'Identity': return d.slice();
+    case 'Unsqueeze': {
+      const axes = arg(1, 'axes')!;
+      const r = d.length + axes.length;
+      const at = new Set(axes.map((a) => axis(a, r)));
+      const rest = d.slice();
+      return Array.from({ length: r }, (_, i) => (at.has(i) ? 1 : rest.shift()!));
+    }
+    case 'Squeeze': {
+      const at = new Set((arg(1, 'axes') ?? d.flatMap((v, i) => (v === 1 ? [i] : []))).map((a) => axis(a, d.length)));
+      return d.filter((_, i) => !at.has(i));
+    }
+    case 'Flatten': {
+      const a = axis(attrInt(node, 'axis', 1), d.length);
+      return [size(d.slice(0, a)), size(d.slice(a))];
+    }
+    case 'Reshape': {
+      const want = arg(1, 'shape')!;
+      const allowZero = attrInt(node, 'allowzero', 0) === 1;
+      const dims = want.map((v, i) => (v === 0 && !allowZero ? d[i] : v));
+      const known = dims.filter((v) => v !== -1).reduce((a, b) => a * b, 1);
+      const out = dims.map((v) => (v === -1 ? size(d) / known : v));
+      if (size(out) !== size(d)) throw new Error(`cannot reshape [${d}] to [${want}]`);
+      return out;
+    }
+    default: throw new Error(`${node.opType} is not a view op`);
+  }
+}
 
 /** Largest element count an evaluated value may have (these are shapes and offsets, not data). */
 const MAX_ELEMENTS = 1 << 16;
@@ -158,19 +198,20 @@ function intsArg(node: OnnxNode, k: number, name: string, get: (v: string) => In
 
 /**
  * Evaluates shape-only `value` for a run, given the run's known shapes
- * (`shapeOf`). Results are cached in `cache` for the run.
+ * (`shapeOf`). Results are cached in `cache` for the run; the constants
+ * (initializers, Constant nodes), the same at every run, in `constants`.
  */
 export function evaluate(graph: OnnxGraph, value: string, shapeOf: (v: string) => readonly number[] | undefined,
-                         cache = new Map<string, IntTensor>()): IntTensor {
-  const hit = cache.get(value);
+                         cache: Map<string, IntTensor>, constants: Map<string, IntTensor>): IntTensor {
+  const hit = cache.get(value) ?? constants.get(value);
   if (hit !== undefined) return hit;
-  const get = (v: string) => evaluate(graph, v, shapeOf, cache);
+  const get = (v: string) => evaluate(graph, v, shapeOf, cache, constants);
   const init = graph.initializers.get(value);
   let out: IntTensor;
+  const node = graph.producer.get(value);
   if (init !== undefined) {
     out = intsOf(init)!;
   } else {
-    const node = graph.producer.get(value);
     if (node === undefined) throw new OnnxModelError(`value '${value}' is not shape arithmetic`);
     try {
       out = evalNode(node, value, get, shapeOf);
@@ -180,7 +221,7 @@ export function evaluate(graph: OnnxGraph, value: string, shapeOf: (v: string) =
     }
   }
   if (size(out.dims) > MAX_ELEMENTS) throw new OnnxModelError(`value '${value}' is too large for shape arithmetic`);
-  cache.set(value, out);
+  (init !== undefined || node?.opType === 'Constant' ? constants : cache).set(value, out);
   return out;
 }
 
@@ -220,29 +261,9 @@ function evalNode(node: OnnxNode, value: string, get: (v: string) => IntTensor,
       const data = parts.flatMap((p) => p.data);
       return { dims: [data.length], data };
     }
-    case 'Unsqueeze': case 'Squeeze': {
+    case 'Unsqueeze': case 'Squeeze': case 'Reshape': case 'Flatten': {
       const d = x();
-      const axes = intsArg(node, 1, 'axes', get);
-      let dims: number[];
-      if (node.opType === 'Unsqueeze') {
-        const r = d.dims.length + axes!.length;
-        const at = new Set(axes!.map((a) => axis(a, r)));
-        const rest = d.dims.slice();
-        dims = Array.from({ length: r }, (_, i) => (at.has(i) ? 1 : rest.shift()!));
-      } else {
-        const at = new Set((axes ?? d.dims.flatMap((v, i) => (v === 1 ? [i] : []))).map((a) => axis(a, d.dims.length)));
-        dims = d.dims.filter((_, i) => !at.has(i));
-      }
-      return { dims, data: d.data };
-    }
-    case 'Reshape': {
-      const d = x(), want = get(node.inputs[1]).data.map(num);
-      const allowZero = attrInt(node, 'allowzero', 0) === 1;
-      const dims = want.map((v, i) => (v === 0 && !allowZero ? d.dims[i] : v));
-      const known = dims.filter((v) => v !== -1).reduce((a, b) => a * b, 1);
-      const out = dims.map((v) => (v === -1 ? size(d.dims) / known : v));
-      if (size(out) !== d.data.length) throw new Error(`cannot reshape ${d.dims} to ${want}`);
-      return { dims: out, data: d.data };
+      return { dims: viewShape(node, d.dims, (k, name) => intsArg(node, k, name, get)), data: d.data };
     }
     case 'Add': return broadcast(x(), get(node.inputs[1]), (a, b) => a + b);
     case 'Sub': return broadcast(x(), get(node.inputs[1]), (a, b) => a - b);

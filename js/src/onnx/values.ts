@@ -20,6 +20,8 @@ export class Value {
   /** Whether `gpu` was made by the run (a result, an upload or a wrap) and not handed to ORT. */
   gpuOwned = false;
   readonly dims: readonly number[];
+  /** Called once at release (a view releases its source). */
+  onRelease?: () => void;
 
   constructor(dims: readonly number[]) {
     this.dims = dims.slice();
@@ -31,6 +33,9 @@ export class Value {
     if (ort !== undefined && this.ortOwned) ort.dispose();
     if (gpu !== undefined && this.gpuOwned && !gpu.isDestroyed) gpu.destroy();
     this.ortOwned = this.gpuOwned = false;
+    const f = this.onRelease;
+    this.onRelease = undefined;
+    f?.();
   }
 }
 
@@ -76,6 +81,11 @@ export class Converter {
     }
     v.host = { data: t.data as TensorData, dims: t.dims, type: t.type };
     return v.host;
+  }
+
+  /** A view of GpuTensor `t` (no copy, owning nothing) with shape `dims`. */
+  view(t: GpuTensor, dims: readonly number[]): GpuTensor {
+    return this.gpu!.wrap(t.buffer as never, { shape: dims, dtype: t.dtype }) as GpuTensor;
   }
 
   /** The value as a GpuTensor on the backend's device: ORT's buffer wrapped, or host data uploaded. */

@@ -97,6 +97,29 @@ export abstract class GpuMemory {
     }
   }
 
+  /**
+   * The first `bytes` of each of `buffers`, one after the other, copied out
+   * through one staging buffer: one mapAsync for all of them.
+   */
+  async readEach(fn: string, buffers: readonly GpuBufferLike[], bytes: number): Promise<ArrayBuffer> {
+    this.owner.alive(fn);
+    const size = Math.ceil(bytes / 4) * 4;
+    const staging = this.device.createBuffer({
+      size: size * buffers.length, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'unpool read',
+    });
+    try {
+      const enc = this.device.createCommandEncoder({ label: 'unpool read' });
+      buffers.forEach((b, k) => enc.copyBufferToBuffer(b, 0, staging, k * size, size));
+      this.device.queue.submit([enc.finish()]);
+      await staging.mapAsync(1);
+      const copy = staging.getMappedRange(0, size * buffers.length).slice(0);
+      staging.unmap();
+      return copy;
+    } finally {
+      staging.destroy();
+    }
+  }
+
   /** A status buffer: [NONE, 0, 0, 0], for one call's content checks. */
   statusBuffer(): GpuBufferLike {
     const b = this.device.createBuffer({

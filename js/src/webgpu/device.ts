@@ -43,7 +43,7 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
               readonly keep: readonly unknown[] = []) {
     super(device);
     this.pipelines = new Pipelines(device);
-    this.errors = new DeviceErrors(device, (fn, b, bytes) => this.readBytes(fn, b, bytes));
+    this.errors = new DeviceErrors(device, (fn, b, bytes) => this.readEach(fn, b, bytes));
     void device.lost.then((info) => {
       this.lostMessage = `the GPUDevice was lost (${info?.reason ?? 'unknown'}: ${info?.message ?? ''})`;
     });
@@ -59,6 +59,10 @@ export class GpuBackend extends GpuMemory implements GpuOwner {
 
   failure(fn: string, c: ContentCheck): Promise<UnpoolError | undefined> {
     return this.errors.failure(fn, c);
+  }
+
+  failures(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[] {
+    return this.errors.failures(fn, checks);
   }
 
   /** The core's error for status `code` (its message in lastError()). */

@@ -12,18 +12,32 @@ export class DeviceErrors {
   private probe: { layout: GpuBindGroupLayoutLike; pipeline: GpuComputePipelineLike } | undefined;
 
   constructor(private readonly device: GpuDeviceLike,
-              private readonly readBytes: (fn: string, b: GpuBufferLike, bytes: number) => Promise<ArrayBuffer>) {}
+              private readonly readEach: (fn: string, b: readonly GpuBufferLike[], bytes: number) => Promise<ArrayBuffer>) {}
 
   /** The outcome of content check `c`: its status read back (once) and worded, or none. */
   failure(fn: string, c: ContentCheck): Promise<UnpoolError | undefined> {
-    c.outcome ??= this.readBytes(fn, c.status!, 16).then((raw) => {
-      // The outcome is kept: the status buffer is not needed again.
-      c.status!.destroy();
-      c.status = undefined;
-      const w = new Uint32Array(raw);
-      return w[0] === NONE ? undefined : c.error!(w);
-    });
-    return c.outcome;
+    return this.failures(fn, [c])[0];
+  }
+
+  /**
+   * The outcomes of content checks `checks`: the statuses not read yet read
+   * back together (one mapAsync) and worded; each outcome is kept, and its
+   * status buffer, no longer needed, destroyed.
+   */
+  failures(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[] {
+    const unread = [...new Set(checks.filter((c) => c.outcome === undefined))];
+    if (unread.length > 0) {
+      const words = this.readEach(fn, unread.map((c) => c.status!), 16).then((raw) => new Uint32Array(raw));
+      unread.forEach((c, k) => {
+        c.outcome = words.then((all) => {
+          c.status!.destroy();
+          c.status = undefined;
+          const w = all.subarray(4 * k, 4 * k + 4);
+          return w[0] === NONE ? undefined : c.error!(w);
+        });
+      });
+    }
+    return checks.map((c) => c.outcome!);
   }
 
   /**

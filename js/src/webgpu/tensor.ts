@@ -13,6 +13,8 @@ export interface GpuOwner {
   readonly device: unknown;
   readBytes(fn: string, buffer: GpuBufferLike, bytes: number): Promise<ArrayBuffer>;
   failure(fn: string, check: ContentCheck): Promise<UnpoolError | undefined>;
+  /** The outcomes of several checks, their statuses read back in one mapAsync. */
+  failures(fn: string, checks: readonly ContentCheck[]): Promise<UnpoolError | undefined>[];
   alive(fn: string): void;
 }
 
@@ -115,8 +117,9 @@ export class GpuTensor<T extends TensorData = TensorData> {
   async check(): Promise<void> {
     const fn = `${this.owner.fnPrefix}check`;
     this.usable(fn, 'tensor');
-    for (const c of this.checks) {
-      const e = await this.owner.failure(fn, c);
+    // Every status not read yet is read in one mapAsync.
+    for (const outcome of this.owner.failures(fn, this.checks)) {
+      const e = await outcome;
       if (e !== undefined) throw e;
     }
   }
