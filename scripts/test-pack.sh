@@ -33,12 +33,12 @@ listing=$(tar -tzf "$tarball")
 for f in package/package.json package/README.md package/dist/index.js package/dist/index.d.ts \
          package/dist/unpool.mjs package/dist/unpool.d.mts package/dist/unpool.wasm \
          package/dist/unpool-scalar.mjs package/dist/unpool-scalar.d.mts package/dist/unpool-scalar.wasm \
-         package/docs/api.md package/CHANGELOG.md package/web/screenshot.png; do
+         package/docs/api.md package/CHANGELOG.md package/web/screenshot.png package/web/screenshot-pool.png; do
   grep -qx "$f" <<<"$listing" || { echo "test-pack: $f missing from the tarball" >&2; exit 1; }
 done
-if grep -qvE '^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/[A-Za-z0-9_.-]+|dist/webgpu/[A-Za-z0-9_.-]+|docs/[A-Za-z0-9_-]+\.md|web/screenshot\.png)$' <<<"$listing"; then
+if grep -qvE '^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/[A-Za-z0-9_.-]+|dist/webgpu/[A-Za-z0-9_.-]+|dist/onnx/[A-Za-z0-9_.-]+|docs/[A-Za-z0-9_-]+\.md|web/screenshot(-pool)?\.png)$' <<<"$listing"; then
   echo "test-pack: unexpected files in the tarball:" >&2
-  grep -vE '^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/[A-Za-z0-9_.-]+|dist/webgpu/[A-Za-z0-9_.-]+|docs/[A-Za-z0-9_-]+\.md|web/screenshot\.png)$' <<<"$listing" >&2
+  grep -vE '^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/[A-Za-z0-9_.-]+|dist/webgpu/[A-Za-z0-9_.-]+|dist/onnx/[A-Za-z0-9_.-]+|docs/[A-Za-z0-9_-]+\.md|web/screenshot(-pool)?\.png)$' <<<"$listing" >&2
   exit 1
 fi
 
