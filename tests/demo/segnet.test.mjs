@@ -135,12 +135,20 @@ test('screenshots (test-results/segnet.png, and web/screenshot.png on request)',
   const u = node.stages[0].unpooled;
   const plane = u.data.subarray(ref.channels[0] * 48 * 48, (ref.channels[0] + 1) * 48 * 48);
   const at = plane.reduce((best, v, i) => (v > plane[best] ? i : best), 0);
+  // A window tall enough for the whole page, so the pointer can reach the maps unscrolled.
+  await page.setViewportSize({ width: 1280, height: 1180 });
+  await page.waitForTimeout(400);  // the page redraws after a resize
+  await settled(view);
   await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
   const box = await page.locator('#unpooled canvas').boundingBox();
   await page.mouse.move(box.x + ((at % 48 + 0.5) * box.width) / 48, box.y + ((Math.floor(at / 48) + 0.5) * box.height) / 48);
+  assert.match(await page.textContent('#info'), new RegExp(`^Unpooled \\(${Math.floor(at / 48)}, ${at % 48}\\)`));
   mkdirSync('test-results', { recursive: true });
-  await page.screenshot({ path: 'test-results/segnet.png', fullPage: true });
-  if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: 'web/screenshot.png', fullPage: true });
+  await page.screenshot({ path: 'test-results/segnet.png' });
+  if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: 'web/screenshot.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(400);
+  await settled(view);
 });
 
 test('no console errors after all of the above', () => {
