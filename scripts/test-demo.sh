@@ -7,7 +7,8 @@
 #   chromium  tests/demo/demo.test.mjs and webgpu.test.mjs (Debian's
 #             chromium, playwright-core): the single-op page, and its WebGPU
 #             switch; segnet.test.mjs and segnet-webgpu.test.mjs: the model
-#             page, and the model on WebGPU (SwiftShader)
+#             page, and the model on WebGPU (SwiftShader); segnet-built.test.mjs:
+#             the pages as `vite build` makes them
 #   firefox   tests/demo/engines.test.mjs and segnet-engines.test.mjs in
 #             Debian's firefox-esr, the model page also on WebGPU (lavapipe)
 #   webkit    the same two files in WebKitGTK (WebKitWebDriver, Xvfb)
@@ -61,9 +62,11 @@ echo "test-demo: demo served at $url"
 for e in $engines; do
   engine_begin demo "$e"
   if [ "$e" = chromium ]; then
-    # demo.test.mjs and segnet.test.mjs without WebGPU, webgpu.test.mjs and
-    # segnet-webgpu.test.mjs with WebGPU on SwiftShader; one Chromium at a time.
-    files=(tests/demo/demo.test.mjs tests/demo/webgpu.test.mjs tests/demo/segnet.test.mjs tests/demo/segnet-webgpu.test.mjs)
+    # demo.test.mjs, segnet.test.mjs and segnet-built.test.mjs without WebGPU,
+    # webgpu.test.mjs and segnet-webgpu.test.mjs with WebGPU on SwiftShader;
+    # one Chromium at a time.
+    files=(tests/demo/demo.test.mjs tests/demo/webgpu.test.mjs tests/demo/segnet.test.mjs tests/demo/segnet-webgpu.test.mjs
+           tests/demo/segnet-built.test.mjs)
   else
     files=(tests/demo/engines.test.mjs tests/demo/segnet-engines.test.mjs)
   fi
