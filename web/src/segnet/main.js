@@ -5,22 +5,17 @@
 import reference from '../../model/reference.json';
 import card from '../../model/model.json';
 import { findAdapter } from '../adapter.js';
-import { cellFromPointer } from '../view.js';
 import { formatMs } from '../timing.js';
 import { examplesOf, inputOf, SIZE } from './scenes.js';
 import { ImageInput } from './input.js';
 import { fetchModel, openModel, runModel } from './model.js';
-import { boxSide, drawLabels, drawLegend, drawScene, drawSwitchLegend, drawSwitches, drawValues, planeMax } from './render.js';
-import { explain, moveSelection } from './explain.js';
+import { boxSide, drawLabels, drawLegend, drawScene } from './render.js';
+import { StageView } from './stage.js';
 
 const $ = (id) => document.getElementById(id);
 const NAME = { wasm: 'WebAssembly', webgpu: 'WebGPU' };
-const stages = Object.fromEntries(['encoder', 'pooled', 'switches', 'decoder', 'unpooled'].map((k) => [k, $(k)]));
-const HINT = 'Hover a cell of the unpooled or pooled map (or focus one and use the arrow keys) to see which encoder window its value came from.';
-const state = {
-  bytes: null, models: {}, backend: 'wasm', adapter: null, result: null, other: null,
-  drawn: null, sel: null, runId: 0, busy: 0, errors: [],
-};
+const state = { bytes: null, models: {}, backend: 'wasm', adapter: null, result: null, other: null, runId: 0, busy: 0 };
+const view = new StageView(reference.channels);
 
 function showErrors(errors) {
   $('error').hidden = errors.length === 0;
@@ -44,7 +39,6 @@ async function busy(fn) {
 }
 
 const side = () => boxSide($('p-input'));
-const mapSide = () => boxSide(stages.encoder.parentElement);
 
 function drawInput(scene) {
   drawScene($('input'), scene, side());
@@ -74,83 +68,6 @@ function showTimes() {
   $('t-run').textContent = state.adapter
     ? `Inference: ${NAME.wasm} ${t('wasm')} · ${NAME.webgpu} ${t('webgpu')}`
     : `Inference: ${NAME.wasm} ${t('wasm')}`;
-}
-
-/** The stage and channel controls, from the model's stages and the result's shapes. */
-function fillStageControls(model, r) {
-  const sel = $('stage');
-  if (sel.options.length !== model.stages.length) {
-    sel.replaceChildren(...model.stages.map((s) => {
-      const [, C, H, W] = r.dims(s.values.encoder);
-      const [, , h, w] = r.dims(s.values.pooled);
-      return new Option(`${s.number}: ${H}×${W} → ${h}×${w}, ${C} channels`, String(s.number - 1));
-    }));
-  }
-  const stage = model.stages[Number(sel.value)];
-  const C = r.dims(stage.values.encoder)[1];
-  const ch = $('channel');
-  if (state.channelsOf !== stage.number) {
-    // A new stage starts on its most active channel (reference.json's channels, from PyTorch).
-    state.channelsOf = stage.number;
-    ch.replaceChildren(...Array.from({ length: C }, (_, c) => new Option(String(c), String(c))));
-    ch.value = String(Math.min(C - 1, reference.channels?.[stage.number - 1] ?? 0));
-  }
-  $('network').replaceChildren(...model.stages.flatMap((s) => {
-    const [, C1, H, W] = r.dims(s.values.encoder);
-    const [, , h, w] = r.dims(s.values.pooled);
-    const li = document.createElement('li');
-    li.textContent = `stage ${s.number}: encoder ${H}×${W}×${C1} → pool 2×2 → ${h}×${w}; decoder ${h}×${w} → unpool → ${H}×${W}`;
-    li.classList.toggle('current', s === stage);
-    return [li];
-  }));
-  return stage;
-}
-
-/** Reads and draws the chosen stage's five planes of the chosen channel (only those are read back). */
-async function drawStage(id) {
-  const r = state.result;
-  if (!r) return;
-  const model = state.models[r.backend];
-  const stage = fillStageControls(model, r);
-  const channel = Number($('channel').value);
-  const v = stage.values;
-  const names = ['encoder', 'pooled', 'switches', 'decoder', 'unpooled'];
-  const planes = await r.planes(names.map((k) => ({ name: v[k], channel })));
-  if (id !== state.runId || r !== state.result) return;
-  const p = Object.fromEntries(names.map((k, i) => [k, planes[i]]));
-  const [, C, H, W] = r.dims(v.encoder);
-  const [, , h, w] = r.dims(v.pooled);
-  const s = mapSide();
-  const hiEnc = planeMax(p.encoder), hiDec = planeMax(p.decoder, p.unpooled);
-  drawValues(stages.encoder, H, W, s, p.encoder, hiEnc);
-  drawValues(stages.pooled, h, w, s, p.pooled, hiEnc);
-  const geo = { kernel: stage.kernel, stride: stage.stride, pads: stage.pads, dilation: stage.dilation, H, W, h, w };
-  drawSwitches(stages.switches, h, w, s, p.switches, p.pooled, geo);
-  drawSwitchLegend($('switch-legend'), stage.kernel[0]);
-  drawValues(stages.decoder, h, w, s, p.decoder, hiDec);
-  drawValues(stages.unpooled, H, W, s, p.unpooled, hiDec);
-  for (const k of names) {
-    $(`s-${k}`).textContent = `[1, ${C}, ${k === 'encoder' || k === 'unpooled' ? `${H}, ${W}` : `${h}, ${w}`}] ${r.type(v[k])}`;
-  }
-  $('stage-title').textContent = `Stage ${stage.number}, channel ${channel}: ${stage.pool} and ${stage.unpool}`;
-  $('decoder-note').textContent = v.decoder === v.pooled
-    ? 'The innermost unpool takes the pool\'s own output: the same map as Pooled.'
-    : 'The unpool\'s input: the decoder\'s features at the pooled size.';
-  state.drawn = { stage: stage.number, channel, geo, planes: p };
-  if (state.sel && !inside(state.sel)) state.sel = null;
-  select(state.sel);
-}
-
-const inside = (sel) => {
-  const g = state.drawn?.geo;
-  const [H, W] = sel.panel === 'pooled' ? [g.h, g.w] : [g.H, g.W];
-  return sel.r < H && sel.c < W;
-};
-
-function select(sel) {
-  state.sel = sel;
-  $('info').textContent = (state.drawn && sel && explain(stages, state.drawn, sel)) || HINT;
-  if (!sel) explain(stages, null, null);
 }
 
 /** Opens the model on a backend once (WebGPU: on first use). */
@@ -241,34 +158,27 @@ async function setUpBackends() {
   });
 }
 
-function wirePicking() {
-  const panels = { unpooled: 'unpooled', pooled: 'pooled', switches: 'pooled', decoder: 'pooled' };
-  for (const [id, panel] of Object.entries(panels)) {
-    const stage = stages[id];
-    stage.addEventListener('pointermove', (e) => {
-      const cell = cellFromPointer(stage, e);
-      if (cell && (cell.r !== state.sel?.r || cell.c !== state.sel?.c || state.sel?.panel !== panel)) select({ panel, ...cell });
-    });
-  }
-  for (const panel of ['unpooled', 'pooled']) {
-    stages[panel].addEventListener('focus', () => { if (state.sel?.panel !== panel) select({ panel, r: 0, c: 0 }); });
-    stages[panel].addEventListener('keydown', (e) => {
-      const g = state.drawn?.geo;
-      if (!g) return;
-      const [H, W] = panel === 'pooled' ? [g.h, g.w] : [g.H, g.W];
-      const next = moveSelection(e, state.sel, panel, H, W);
-      if (next) select(next);
-    });
-  }
+function wireRedraws() {
   for (const id of ['stage', 'channel']) {
     $(id).addEventListener('change', () => busy(() => drawStage(state.runId)).catch(fail));
   }
   let t;
   window.addEventListener('resize', () => {
     clearTimeout(t);
-    t = setTimeout(() => { drawInput(input.scene); if (state.result) { drawResult(input.scene, state.result); busy(() => drawStage(state.runId)); } }, 100);
+    t = setTimeout(() => {
+      drawInput(input.scene);
+      if (!state.result) return;
+      drawResult(input.scene, state.result);
+      busy(() => drawStage(state.runId)).catch(fail);
+    }, 100);
   });
 }
+
+/** Draws the chosen stage of the shown result, unless a newer run came meanwhile. */
+const drawStage = (id) => {
+  const r = state.result;
+  return r ? view.draw(r, state.models[r.backend], () => id === state.runId && r === state.result) : undefined;
+};
 
 const examples = examplesOf(reference);
 const input = new ImageInput($('input'), examples, (scene) => run(scene), fail);
@@ -276,7 +186,7 @@ const input = new ImageInput($('input'), examples, (scene) => run(scene), fail);
 async function main() {
   const acc = card.held_out;
   drawInput(input.scene);
-  wirePicking();
+  wireRedraws();
   await setUpBackends();
   try {
     state.bytes = await fetchModel();
