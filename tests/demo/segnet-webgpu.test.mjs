@@ -8,8 +8,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { openDemo, WEBGPU } from './browser.mjs';
-import { loadReference, nodeRun } from './segnet-ref.mjs';
-import { settled, set, checkExamples, checkHover } from './segnet-checks.mjs';
+import { loadReference, nodeRun, labelDiff } from './segnet-ref.mjs';
+import { settled, set, shownLabels, checkExamples, checkHover } from './segnet-checks.mjs';
 
 const url = process.env.DEMO_URL && new URL('segnet.html', process.env.DEMO_URL).href;
 const ref = loadReference();
@@ -100,4 +100,25 @@ test('back to WebAssembly, and no console errors', async () => {
   assert.match(await page.textContent('#s-labels'), /WebAssembly$/);
   assert.equal(await page.isHidden('#same'), true);
   assert.deepEqual(demo.errors, []);
+});
+
+test('WebGPU that cannot open the model: the page says so and goes on on WebAssembly', async () => {
+  // The adapter is found, but its device cannot be made: ONNX Runtime's WebGPU session fails.
+  const broken = await openDemo(url, WEBGPU, (p) => p.addInitScript(() => {
+    GPUAdapter.prototype.requestDevice = () => Promise.reject(new Error('no device for this test'));
+  }));
+  try {
+    const p = broken.page;
+    const v = { evaluate: (fn, arg) => p.evaluate(fn, arg), waitFor: (fn, timeout) => p.waitForFunction(fn, undefined, { timeout }) };
+    await set(v, { backend: 'webgpu' });
+    assert.match(await p.textContent('#gpu-note'), /^WebGPU: the model could not run there \(.+\); it runs on WebAssembly$/);
+    assert.equal(await p.inputValue('#backend'), 'wasm');
+    assert.equal(await p.locator('#backend option[value=webgpu]').isDisabled(), true);
+    assert.match(await p.textContent('#s-labels'), /WebAssembly$/);
+    await set(v, { source: 'example:2' });
+    assert.equal(labelDiff(await shownLabels(v), ref.examples[2].labels), '', 'WebAssembly still gives PyTorch\'s labels');
+    assert.equal(await p.isHidden('#error'), true, 'a later run clears the message');
+  } finally {
+    await broken.close();
+  }
 });

@@ -93,6 +93,8 @@ async function run(scene) {
     try {
       const results = {};
       for (const b of state.backend === 'webgpu' ? ['wasm', 'webgpu'] : ['wasm']) {
+        const first = !state.models[b]?.runs;
+        $('t-run').textContent = `Inference: running on ${NAME[b]}…${first && b === 'webgpu' ? ' (the first run compiles its shaders)' : ''}`;
         const model = await modelOn(b);
         results[b] = await runModel(model, x);
         model.ms = results[b].ms;
@@ -112,6 +114,7 @@ async function run(scene) {
       drawResult(scene, state.result);
       await drawStage(id);
     } catch (e) {
+      showTimes();
       if (id === state.runId) fail(e);
       if (state.backend === 'webgpu' && !state.models.webgpu) useBackendAfterFailure(e);
     }
