@@ -41,7 +41,7 @@ for (const name of engines) {
 
     test(`${name}: loads with no console error, and says the model runs on WebAssembly`, async () => {
       assert.deepEqual(await page.errors(), []);
-      assert.match(await text(page, 'm-model'), /^Model: SegNet, \d+ KB/);
+      assert.match(await text(page, 'm-model'), /^Model: SegNet, \d+ KiB/);
       assert.match(await text(page, 't-run'), /^Inference: WebAssembly \d+(\.\d+)? (ms|µs|s)/);
       assert.match(await text(page, 'gpu-note'), /^WebGPU: not available: .*The model runs on WebAssembly\.$/);
     });

@@ -32,7 +32,7 @@ test('the page loads without console errors, serves wasm as application/wasm, sa
   assert.deepEqual(demo.errors, []);
   assert.ok(demo.wasmTypes.length >= 2, 'unpool\'s and ORT\'s .wasm');
   for (const type of demo.wasmTypes) assert.equal(type, 'application/wasm');
-  assert.match(await page.textContent('#m-model'), /^Model: SegNet, \d+ KB, \d+\.\d % pixel accuracy on held-out scenes/);
+  assert.match(await page.textContent('#m-model'), /^Model: SegNet, \d+ KiB, \d+\.\d % pixel accuracy on held-out scenes/);
   assert.match(await page.textContent('#t-run'), /^Inference: WebAssembly \d+(\.\d+)? (ms|µs|s)/);
   assert.equal(await page.isVisible('#backend-switch'), false);
   assert.match(await page.textContent('#gpu-note'), /^WebGPU: not available: navigator\.gpu gave no adapter.*The model runs on WebAssembly\.$/);

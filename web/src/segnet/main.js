@@ -193,7 +193,7 @@ async function main() {
   await setUpBackends();
   try {
     state.bytes = await fetchModel();
-    $('m-model').textContent = `Model: SegNet, ${(state.bytes.length / 1024).toFixed(0)} KB, ` +
+    $('m-model').textContent = `Model: SegNet, ${(state.bytes.length / 1024).toFixed(0)} KiB, ` +
       `${(100 * acc.pixel_accuracy).toFixed(1)} % pixel accuracy on held-out scenes (mean IoU ${acc.mean_iou.toFixed(2)})`;
   } catch (e) {
     $('m-model').textContent = 'Model: not loaded';
