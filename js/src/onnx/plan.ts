@@ -22,15 +22,14 @@ export interface UnpoolStep {
   readonly level: number;
   /** Its tensor inputs, read from earlier steps or feeds. */
   readonly reads: readonly string[];
-  /** Values computed in JavaScript for it (checked offsets, output_shape), and the shapes they read. */
-  readonly computed: readonly string[];
+  /** The values whose shapes its values computed in JavaScript read (checked offsets, output_shape). */
   readonly shapeReads: readonly string[];
   /**
    * MaxPool: its values output (if used), its flat Indices (if used unfused), the fused per-plane
    * output, and whether only unpool's steps read that one (it may then be int32, which unpool's
    * kernels read faster than ONNX's int64).
    */
-  readonly pool?: { y?: string; flat?: string; perPlane?: { value: string; offsets: Offsets }; internal?: boolean };
+  readonly pool?: { y?: string; flat?: string; perPlane?: { value: string; offsets: Offsets }; internal: boolean };
   /** MaxUnpool: the values, the indices (flat, or per-plane when fused), output_shape, the output. */
   readonly unpool?: { x: string; indices: string; offsets?: Offsets; outputShape?: string; y: string };
 }
@@ -55,7 +54,6 @@ export interface ViewStep {
   readonly node: OnnxNode;
   readonly level: number;
   readonly reads: readonly string[];
-  readonly computed: readonly string[];
   readonly shapeReads: readonly string[];
   /** Whether the view is its source's only reader, and so takes its memory over. */
   readonly takesOver: boolean;
@@ -94,47 +92,61 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
     const why = unpoolRuns(graph, n, provider, mode, forced);
     if (why !== undefined) cuts.set(n, why);
   }
-  const graphOutputs = graph.outputs.map((o) => o.name);
+  const outputs = graph.outputs.map((o) => o.name);
+  const plan = (steps: Step[], whole: boolean): Plan =>
+    ({ graph, steps, whole, uses: countUses(graph, steps), constants: new Map(), memo: new Map() });
   if (cuts.size === 0) {
-    const inputs = graph.inputs.map((v) => v.name);
-    const step: OrtStep = { kind: 'ort', level: 0, nodes: graph.nodes, inputs, outputs: graphOutputs };
-    return { graph, steps: [step], whole: true, uses: countUses(graph, [step]), constants: new Map(), memo: new Map() };
+    return plan([{ kind: 'ort', level: 0, nodes: graph.nodes, inputs: graph.inputs.map((v) => v.name), outputs }], true);
   }
-
   // Shapes a run knows in JavaScript: the feeds', and each cut's input and outputs.
   const shapeSources = new Set(graph.inputs.map((v) => v.name));
   for (const n of cuts.keys()) for (const v of [n.inputs[0], ...n.outputs]) if (v !== '') shapeSources.add(v);
+  const drafts = [...cuts].map(([node, why]) => draftStep(graph, node, why, shapeSources, fuse));
+  const draftOf = new Map<string, Draft>();
+  for (const d of drafts) for (const v of d.writes) draftOf.set(v, d);
+  addViews(graph, drafts, draftOf, shapeSources);
+  const { live, ortNodes } = liveness(graph, cuts, draftOf);
+  // Unpool and view steps of one level run in node order (a view after the pool it reshapes).
+  const liveDrafts = drafts.filter((d) => live.has(d)).sort((a, b) => a.node.index - b.node.index);
+  const steps = levelSteps(graph, liveDrafts, ortNodes, draftOf);
+  markInternal(steps, outputs);
+  return plan(steps, false);
+}
 
-  const allDrafts = [...cuts].map(([node, why]) => draftStep(graph, node, why, shapeSources, fuse));
-  const cutOf = new Map<string, Draft>();
-  for (const d of allDrafts) for (const v of d.writes) cutOf.set(v, d);
-  // Views of the cuts' values, in node order (a view of a view too).
+/** Adds the view steps: views of the drafts' values, in node order (a view of a view too). */
+function addViews(graph: OnnxGraph, drafts: Draft[], draftOf: Map<string, Draft>,
+                  shapeSources: ReadonlySet<string>): void {
+  const outputs = new Set(graph.outputs.map((o) => o.name));
   for (const n of graph.nodes) {
     const [x, ...args] = n.inputs;
     const out = n.outputs[0];
     // The view takes its source's memory over where nothing else reads it; else it shares it,
     // which a value returned to the caller cannot.
-    const takesOver = graph.consumers.get(x)?.length === 1 && !graphOutputs.includes(x);
-    if (n.domain !== '' || !VIEW_OPS.has(n.opType) || !cutOf.has(x) || (graphOutputs.includes(out) && !takesOver) ||
+    const takesOver = graph.consumers.get(x)?.length === 1 && !outputs.has(x);
+    if (n.domain !== '' || !VIEW_OPS.has(n.opType) || !draftOf.has(x) || (outputs.has(out) && !takesOver) ||
         !args.every((v) => v === '' || isShapeOnly(graph, v, shapeSources))) continue;
-    const computed = args.filter((v) => v !== '');
     const shapeReads = new Set<string>();
-    for (const v of computed) shapeReadsOf(graph, v, shapeReads);
-    const step: Omit<ViewStep, 'level'> = {
-      kind: 'view', node: n, reads: [x], computed, shapeReads: [...shapeReads], takesOver,
-    };
+    for (const v of args) if (v !== '') shapeReadsOf(graph, v, shapeReads);
+    const step: Omit<ViewStep, 'level'> = { kind: 'view', node: n, reads: [x], shapeReads: [...shapeReads], takesOver };
     const d: Draft = { node: n, reads: step.reads, shapeReads: step.shapeReads, writes: [out], step };
-    allDrafts.push(d);
-    cutOf.set(out, d);
+    drafts.push(d);
+    draftOf.set(out, d);
   }
-  // What a run computes: back from the graph's outputs (a cut whose outputs
-  // nothing reads after fusion, the stock exporter's 1x1 MaxPool, drops out).
+}
+
+/**
+ * What a run computes: back from the graph's outputs, the drafts and the
+ * ORT nodes it needs (a cut whose outputs nothing reads after fusion, the
+ * stock exporter's 1x1 MaxPool, drops out).
+ */
+function liveness(graph: OnnxGraph, cuts: ReadonlyMap<OnnxNode, string>, draftOf: ReadonlyMap<string, Draft>):
+    { live: Set<Draft>; ortNodes: Set<OnnxNode> } {
   const live = new Set<Draft>();
   const ortNodes = new Set<OnnxNode>();
-  const work = [...graphOutputs];
+  const work = graph.outputs.map((o) => o.name);
   while (work.length > 0) {
     const v = work.pop()!;
-    const d = cutOf.get(v);
+    const d = draftOf.get(v);
     if (d !== undefined) {
       if (!live.has(d)) {
         live.add(d);
@@ -151,47 +163,51 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
     ortNodes.add(p);
     work.push(...nodeReads(p));
   }
-  const drafts = allDrafts.filter((d) => live.has(d)).sort((a, b) => a.node.index - b.node.index);
+  return { live, ortNodes };
+}
 
-  // Levels, in node order (the model's nodes are topologically sorted).
+/**
+ * The steps in run order: each level's ORT sub-session (if any), then its
+ * unpool and view steps in node order. A node's level is the number of
+ * unpool steps on its longest path from the inputs; an unpool step reading
+ * another's value runs after it in the same level.
+ */
+function levelSteps(graph: OnnxGraph, drafts: readonly Draft[], ortNodes: ReadonlySet<OnnxNode>,
+                    draftOf: ReadonlyMap<string, Draft>): Step[] {
   const ortLevel = new Map<OnnxNode, number>();
   const cutLevel = new Map<Draft, number>();
-  const availForOrt = (v: string) => {
-    const c = cutOf.get(v);
-    if (c !== undefined) return cutLevel.get(c)! + 1;
+  const ortAt = (v: string) => {
     const p = graph.producer.get(v);
     return p !== undefined && ortLevel.has(p) ? ortLevel.get(p)! : 0;
   };
-  const availForCut = (v: string) => {
-    const c = cutOf.get(v);
-    if (c !== undefined) return cutLevel.get(c)!;
-    const p = graph.producer.get(v);
-    return p !== undefined && ortLevel.has(p) ? ortLevel.get(p)! : 0;
-  };
-  const draftOf = new Map(drafts.map((d) => [d.node, d]));
+  const draftOfNode = new Map(drafts.map((d) => [d.node, d]));
+  // In node order: the model's nodes are topologically sorted.
   for (const n of graph.nodes) {
-    const d = draftOf.get(n);
+    const d = draftOfNode.get(n);
     if (d !== undefined) {
       // Its own outputs' shapes (the fused offsets of a pool's Y) are known once it has run.
       const own = new Set(d.writes);
-      cutLevel.set(d, Math.max(0, ...[...d.reads, ...d.shapeReads].filter((v) => !own.has(v)).map(availForCut)));
+      const at = (v: string) => (draftOf.has(v) ? cutLevel.get(draftOf.get(v)!)! : ortAt(v));
+      cutLevel.set(d, Math.max(0, ...[...d.reads, ...d.shapeReads].filter((v) => !own.has(v)).map(at)));
     } else if (ortNodes.has(n)) {
-      ortLevel.set(n, Math.max(0, ...nodeReads(n).map(availForOrt)));
+      const at = (v: string) => (draftOf.has(v) ? cutLevel.get(draftOf.get(v)!)! + 1 : ortAt(v));
+      ortLevel.set(n, Math.max(0, ...nodeReads(n).map(at)));
     }
   }
-
   // A Constant goes to every sub-session that reads it, as an initializer
   // does, instead of crossing from one to the next (ORT would hand a small
   // CPU-side constant over as a GPU buffer and read it back).
-  const constants = new Set([...ortNodes].filter((n) => n.opType === 'Constant' && n.domain === ''));
+  const outputs = new Set(graph.outputs.map((o) => o.name));
+  const constants = new Set([...ortNodes].filter((n) => n.opType === 'Constant' && n.domain === '' &&
+      !outputs.has(n.outputs[0])));
   for (const c of constants) ortLevel.delete(c);
-  const levels = Math.max(0, ...ortLevel.values(), ...cutLevel.values());
   const steps: Step[] = [];
+  const levels = Math.max(0, ...ortLevel.values(), ...cutLevel.values());
   for (let k = 0; k <= levels; ++k) {
     const own = graph.nodes.filter((n) => ortLevel.get(n) === k);
-    const reads = new Set(own.flatMap(nodeReads));
-    const nodes = graph.nodes.filter((n) => ortLevel.get(n) === k || (constants.has(n) && reads.has(n.outputs[0])));
     if (own.length > 0) {
+      const reads = new Set(own.flatMap(nodeReads));
+      const nodes = graph.nodes.filter((n) => ortLevel.get(n) === k || (constants.has(n) && reads.has(n.outputs[0])));
       const made = new Set(nodes.flatMap((n) => n.outputs));
       const inputs = [...new Set(nodes.flatMap(nodeReads))].filter((v) => !made.has(v) && !graph.initializers.has(v));
       steps.push({ kind: 'ort', level: k, nodes, inputs, outputs: [...made].filter((v) => v !== '') });
@@ -199,21 +215,24 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
     for (const d of drafts) if (cutLevel.get(d) === k) steps.push({ ...d.step, level: k });
   }
   // An ORT step outputs what a later step or the caller reads of it.
-  const usedLater = new Set<string>(graphOutputs);
-  for (const s of steps) for (const v of s.kind === 'ort' ? s.inputs : [...s.reads, ...s.shapeReads]) usedLater.add(v);
-  const final = steps.map((s) => (s.kind === 'ort' ? { ...s, outputs: s.outputs.filter((v) => usedLater.has(v)) } : s));
-  // Values only unpool steps read (through views too), never ORT or the caller.
-  const internal = (v: string): boolean => !graphOutputs.includes(v) && final.every((s) => {
+  const read = new Set<string>(outputs);
+  for (const s of steps) for (const v of s.kind === 'ort' ? s.inputs : [...s.reads, ...s.shapeReads]) read.add(v);
+  return steps.map((s) => (s.kind === 'ort' ? { ...s, outputs: s.outputs.filter((v) => read.has(v)) } : s));
+}
+
+/**
+ * Marks the pools whose per-plane indices only unpool steps read (through
+ * views too), never ORT or the caller: they may be int32.
+ */
+function markInternal(steps: readonly Step[], outputs: readonly string[]): void {
+  const internal = (v: string): boolean => !outputs.includes(v) && steps.every((s) => {
     if (s.kind === 'ort') return !s.inputs.includes(v);
     if (s.kind === 'view' && s.reads[0] === v) return internal(s.node.outputs[0]);
     return true;
   });
-  for (const s of final) {
-    if (s.kind === 'unpool' && s.pool?.perPlane !== undefined) {
-      (s.pool as { internal?: boolean }).internal = internal(s.pool.perPlane.value);
-    }
+  for (const s of steps) {
+    if (s.kind === 'unpool' && s.pool?.perPlane !== undefined) s.pool.internal = internal(s.pool.perPlane.value);
   }
-  return { graph, steps: final, whole: false, uses: countUses(graph, final), constants: new Map(), memo: new Map() };
 }
 
 function countUses(graph: OnnxGraph, steps: readonly Step[]): Map<string, number> {
@@ -245,12 +264,9 @@ function shapeReadsOf(graph: OnnxGraph, v: string, out: Set<string>): void {
 function draftStep(graph: OnnxGraph, node: OnnxNode, why: string, shapeSources: ReadonlySet<string>,
                    fuse: boolean): Draft {
   const dims = spatialDims(node);
+  // The shapes its values computed in JavaScript read.
   const shapeReads = new Set<string>();
-  const computed: string[] = [];
-  const compute = (v: string) => {
-    computed.push(v);
-    shapeReadsOf(graph, v, shapeReads);
-  };
+  const compute = (v: string) => shapeReadsOf(graph, v, shapeReads);
   const used = (v: string | undefined) => v !== undefined && v !== '' &&
       ((graph.consumers.get(v)?.length ?? 0) > 0 || graph.outputs.some((o) => o.name === v));
   if (node.opType === 'MaxPool') {
@@ -263,9 +279,10 @@ function draftStep(graph: OnnxGraph, node: OnnxNode, why: string, shapeSources: 
     const pool = {
       y: used(y) ? y : undefined, flat: flatUsed ? flat : undefined,
       perPlane: fusion === undefined ? undefined : { value: fusion.perPlane, offsets: fusion.offsets },
+      internal: false,  // markInternal() decides
     };
     const writes = [pool.y, pool.flat, pool.perPlane?.value].filter((v): v is string => v !== undefined);
-    const step = { kind: 'unpool' as const, node, why, dims, reads: [node.inputs[0]], computed, shapeReads: [...shapeReads], pool };
+    const step = { kind: 'unpool' as const, node, why, dims, reads: [node.inputs[0]], shapeReads: [...shapeReads], pool };
     return { node, reads: step.reads, shapeReads: step.shapeReads, writes, step };
   }
   const [x, flat, outputShape] = node.inputs;
@@ -279,6 +296,6 @@ function draftStep(graph: OnnxGraph, node: OnnxNode, why: string, shapeSources: 
     if (isShapeOnly(graph, outputShape, shapeSources)) compute(outputShape); else reads.push(outputShape);
   }
   const unpool = { x, indices, offsets: fusion?.offsets, outputShape: shapeValue, y: node.outputs[0] };
-  const step = { kind: 'unpool' as const, node, why, dims, reads, computed, shapeReads: [...shapeReads], unpool };
+  const step = { kind: 'unpool' as const, node, why, dims, reads, shapeReads: [...shapeReads], unpool };
   return { node, reads, shapeReads: step.shapeReads, writes: [unpool.y], step };
 }
