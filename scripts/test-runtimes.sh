@@ -7,6 +7,10 @@
 #   - the same runtimes with the v2 vectors' float16 and bfloat16 cases:
 #     Uint16Array bits everywhere, Float16Array where the runtime has it
 #     (Node.js 24, Deno, Bun), whose results must be Float16Arrays;
+#   - `unpool/onnx` in the same runtimes (import, and require in Node.js and
+#     Bun): the pack stage's small model (tests/js/pack/onnx-model.mjs) on
+#     onnxruntime-web's wasm EP, unpool running its MaxPool and MaxUnpool,
+#     equal to ORT alone and to Node.js 24's result;
 #   - chromium: pages bundled by plain esbuild (`unpool`, `unpool/inline`),
 #     Blob-URL module workers (wasmBinary, `unpool/inline`), a module whose
 #     import.meta.url is a data: URL (locateFile, wasmBinary);
@@ -16,7 +20,9 @@
 #     mode, `npm publish --dry-run`'s file list.
 # Every cell runs; the stage fails if any failed. The tools come from
 # tests/runtimes/tools/package-lock.json, installed once into a cache
-# (tests/runtimes/install-tools.sh); after that the stage needs no network.
+# (tests/runtimes/install-tools.sh); the tarball's dependency
+# (@bufbuild/protobuf) and onnxruntime-web come from npm's own cache once
+# fetched (--prefer-offline), so that after that the stage needs no network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -47,7 +53,8 @@ tarball="$work/$(npm pack --silent --pack-destination "$work" 2>/dev/null | tail
 app="$work/app"
 mkdir -p "$app"
 echo '{ "name": "unpool-runtimes", "private": true, "type": "module" }' >"$app/package.json"
-(cd "$app" && PATH="/nonexistent-emscripten:$PATH" npm install --no-audit --no-fund --silent "$tarball")
+(cd "$app" && PATH="/nonexistent-emscripten:$PATH" npm install --no-audit --no-fund --silent --prefer-offline \
+   "$tarball" onnxruntime-web@1.30.0)
 cp tests/runtimes/checks.mjs tests/runtimes/smoke.mjs tests/runtimes/smoke.cjs "$app/"
 vectors="$repo/tests/vectors/golden_public.json"
 
@@ -109,6 +116,27 @@ cell_want="{\"Uint16Array\":$half_u16,\"Float16Array\":$half_f16}" \
   "$bin/.bin/deno" run --allow-read --allow-env half.mjs "$vectors2"
 cell_want="{\"Uint16Array\":$half_u16,\"Float16Array\":$half_f16}" \
   cell "bun $("$bin/.bin/bun" --version) float16/bfloat16" "$bin/.bin/bun" half.mjs "$vectors2"
+
+section "unpool/onnx: a small model on onnxruntime-web's wasm EP"
+cp tests/js/pack/onnx-model.mjs tests/js/pack/onnx-example.js tests/runtimes/onnx.mjs tests/runtimes/onnx.cjs "$app/"
+if (cd "$app" && node onnx-model.mjs model.onnx 2>"$work/stderr"); then
+  # Every cell must print what Node.js 24's prints (onnx-example.js has
+  # checked each against ORT alone already).
+  saved_expected=$expected
+  expected=
+  for v in 24 22 20; do
+    node="$bin/node$v/bin/node"
+    cell "node $("$node" --version) import('unpool/onnx')" "$node" onnx.mjs model.onnx
+    cell "node $("$node" --version) require('unpool/onnx')" "$node" onnx.cjs model.onnx
+  done
+  cell "deno $("$bin/.bin/deno" --version | head -1 | cut -d' ' -f2) import('unpool/onnx')" \
+    "$bin/.bin/deno" run --allow-read --allow-env onnx.mjs model.onnx
+  cell "bun $("$bin/.bin/bun" --version) import('unpool/onnx')" "$bin/.bin/bun" onnx.mjs model.onnx
+  cell "bun $("$bin/.bin/bun" --version) require('unpool/onnx')" "$bin/.bin/bun" onnx.cjs model.onnx
+  expected=$saved_expected
+else
+  fail "unpool/onnx: building the model with the tarball's schema"; sed 's/^/        /' "$work/stderr" >&2
+fi
 
 section "esbuild pages, Blob-URL workers, a data: module in chromium"
 page="$app/page"

@@ -2,7 +2,9 @@
 // The model runner (unpool/onnx) on the CPU execution providers against the
 // ways a user runs the same SegNet without it, one run of the model each,
 // side by side in one process (timing.mjs's runCases), on onnxruntime-node's
-// cpu EP and onnxruntime-web's wasm EP (one thread):
+// cpu EP and onnxruntime-web's wasm EP, one thread each (intraOpNumThreads 1,
+// numThreads 1: several would fight for the 2 cores here, and the figures
+// are of the runner's overhead, not of ORT's threading):
 //
 //   ort        one ORT session of the unpool_onnx export (ORT runs the pools
 //              and unpools itself)
@@ -48,10 +50,12 @@ ortWeb.env.wasm.proxy = false;
 await unpool.init();
 
 /** The hand split: four sessions and unpool between them, as docs/models.md's "without the runner" shows. */
+const options = (ep) => ({ executionProviders: [ep], intraOpNumThreads: 1, interOpNumThreads: 1 });
+
 async function handSplit(ort, ep) {
   const s = {};
   for (const p of ['enc1', 'enc2', 'dec2', 'dec1']) {
-    s[p] = await ort.InferenceSession.create(bytes(p), { executionProviders: [ep] });
+    s[p] = await ort.InferenceSession.create(bytes(p), options(ep));
   }
   const tensor = (t) => new ort.Tensor('float32', t.data, t.shape);
   return async (x) => {
@@ -67,9 +71,9 @@ async function handSplit(ort, ep) {
 }
 
 async function setup(ort, ep) {
-  const whole = await ort.InferenceSession.create(bytes(), { executionProviders: [ep] });
-  const runner = await createSession(bytes(), { ort, executionProviders: [ep] });
-  const cut = await createSession(bytes(), { ort, executionProviders: [ep], unpoolNodes: 'all' });
+  const whole = await ort.InferenceSession.create(bytes(), options(ep));
+  const runner = await createSession(bytes(), { ort, ...options(ep) });
+  const cut = await createSession(bytes(), { ort, ...options(ep), unpoolNodes: 'all' });
   const hand = await handSplit(ort, ep);
   const shape = [1, ...whole.inputMetadata[0].shape.slice(1)];
   const data = Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i * 0.37));

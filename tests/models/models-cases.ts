@@ -3,9 +3,9 @@
 // every case equals PyTorch as its JSON says (indices bit for bit, values
 // within atol, every label), with the runner's cuts and with its fusions
 // off (the same bits). models.node.test.ts runs them on onnxruntime-node and
-// onnxruntime-web's wasm EP, models.browser.test.ts on the wasm EP in the
-// browsers, models*.webgpu.test.ts (the fixtures marked "gpu") on ORT Web's
-// WebGPU EPs with nothing mapped but the content check's one status read.
+// onnxruntime-web's wasm EP, legs.ts on the wasm EP in the browsers and (the
+// fixtures marked "gpu") on ORT Web's WebGPU EPs, with nothing mapped but the
+// content check's one status read.
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../../dist/onnx/index.js';
 import { readModel } from '../../dist/onnx/model.js';

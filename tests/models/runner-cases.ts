@@ -2,9 +2,9 @@
 // runs on: the runner against ORT alone (a CPU EP: the reference, since ORT
 // Web's WebGPU EPs cannot run these graphs at all), its rules, errors and
 // lifetimes. runner.node.test.ts runs them on onnxruntime-node and
-// onnxruntime-web's wasm EP in Node, runner.browser.test.ts on the wasm EP in
-// the three browser engines, runner*.webgpu.test.ts on both of ORT Web's
-// WebGPU EPs, where they also count what is mapped and what stays alive.
+// onnxruntime-web's wasm EP in Node, legs.ts on the wasm EP in the three
+// browser engines and on both of ORT Web's WebGPU EPs, where they also count
+// what is mapped and what stays alive.
 import { describe, expect, it } from 'vitest';
 import * as unpool from '../../dist/index.js';
 import { createSession } from '../../dist/onnx/index.js';
@@ -156,6 +156,8 @@ export function runnerCases(side: RunnerSide): void {
     await expect(createSession(withAttrs({}), { ort, executionProviders: ['webnn'] })).rejects.toThrow(
       /executionProviders "webnn" is not one the runner knows what to cut for/);
     await expect(createSession(new Uint8Array([1, 2, 3]), { ort })).rejects.toThrow(/not an ONNX model/);
+    await expect(createSession(withAttrs({}), { ort, unpoolnodes: 'all' } as never)).rejects.toThrow(
+      'createSession: options.unpoolnodes is not an option; did you mean unpoolNodes?');
     const noGpuBuffers = { ...ort, Tensor: function Tensor() {} } as unknown as OrtLike;
     await expect(createSession(withAttrs({}), { ort: noGpuBuffers, executionProviders: ['webgpu'] })).rejects.toThrow(
       "unpool/onnx: executionProviders 'webgpu' needs ort.Tensor.fromGpuBuffer (onnxruntime-web >= 1.17); " +

@@ -58,3 +58,21 @@ export const elemTypeOf = (t: string | undefined): number | undefined =>
 export function ortTypeOf(e: number): string | undefined {
   return Object.keys(ELEM_TYPES).find((k) => ELEM_TYPES[k] === e);
 }
+
+/** Options of any shape: where the namespace's own session options cannot be read. */
+export interface AnySessionOptions {
+  readonly [option: string]: unknown;
+}
+
+/**
+ * ORT's session options of namespace `O` (its InferenceSession.SessionOptions,
+ * read from `create(buffer: Uint8Array, options?)`, the last overload
+ * onnxruntime-common declares, which is the one `infer` reads), so that a
+ * misspelt or mistyped option fails to compile as in ORT's own create();
+ * AnySessionOptions where `O` declares no such thing.
+ */
+export type SessionOptionsOf<O> = O extends {
+  readonly InferenceSession: { create(model: Uint8Array, options?: infer S): unknown };
+} ? ([NonNullable<S>] extends [never] ? AnySessionOptions
+    : NonNullable<S> extends { readonly executionProviders?: unknown } ? NonNullable<S> : AnySessionOptions)
+  : AnySessionOptions;

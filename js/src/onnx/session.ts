@@ -11,7 +11,7 @@ import type { GpuOwner } from '../webgpu/tensor.js';
 import { gpuExec, hostExec } from './exec.js';
 import { identityModel, OnnxModelError, OnnxGraph, readModel, subModel } from './model.js';
 import { AttributeProto_AttributeType as AttrType } from './onnx_pb.js';
-import { elemTypeOf, OrtNamespace, OrtSessionLike, OrtTensorLike, TensorOf } from './ort.js';
+import { elemTypeOf, OrtNamespace, OrtSessionLike, OrtTensorLike, SessionOptionsOf, TensorOf } from './ort.js';
 import { partition, Plan, Step, UnpoolStep } from './plan.js';
 import { cpuRefusal, ProviderKind, UnpoolNodes } from './rules.js';
 import { PendingCheck, runPlan, RunContext } from './run.js';
@@ -20,8 +20,19 @@ import { readBytes } from './bytes.js';
 
 type Location = 'cpu' | 'gpu-buffer';
 
-/** createSession's options: ORT's session options, and the namespace to run them with. */
-export interface CreateSessionOptions<O extends OrtNamespace = OrtNamespace> {
+/** The options createSession reads itself (RunnerOptions). */
+const RUNNER_KEYS = ['ort', 'executionProviders', 'preferredOutputLocation', 'unpoolNodes', 'fuse'];
+
+/**
+ * createSession's options: the namespace to run on and the runner's own, and
+ * any other of that ORT's session options (SessionOptionsOf), passed to every
+ * sub-session.
+ */
+export type CreateSessionOptions<O extends OrtNamespace = OrtNamespace> =
+  RunnerOptions<O> & Omit<SessionOptionsOf<O>, keyof RunnerOptions<O>>;
+
+/** The options createSession reads itself. */
+export interface RunnerOptions<O extends OrtNamespace = OrtNamespace> {
   /** The ONNX Runtime namespace you imported (`import * as ort from 'onnxruntime-web'`, -node, or `onnxruntime-web/webgpu`). */
   ort: O;
   /**
@@ -41,8 +52,6 @@ export interface CreateSessionOptions<O extends OrtNamespace = OrtNamespace> {
    * runs it in ORT sub-sessions as the graph says: for checking that the fusions give the same bits.
    */
   fuse?: boolean;
-  /** Any other ORT session option, passed to every sub-session. */
-  readonly [option: string]: unknown;
 }
 
 /** One step of a session's partition, as `session.steps` describes it. */
@@ -140,6 +149,15 @@ export async function createSession<O extends OrtNamespace>(
     throw new UnpoolTypeError(`createSession: options must be an object with ort, got ${describe(options)}`);
   }
   const { ort, executionProviders, preferredOutputLocation, unpoolNodes = 'auto', fuse = true, ...rest } = options;
+  // Other keys go to ORT, which ignores what it does not know: a misspelt
+  // option of the runner's would go unnoticed.
+  for (const key of Object.keys(rest)) {
+    const meant = RUNNER_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
+    if (meant !== undefined) {
+      throw new UnpoolTypeError(`createSession: options.${key} is not an option; did you mean ${meant}?`,
+                                'unknown_option');
+    }
+  }
   const { kind, device } = providerKind(executionProviders);
   checkOrt(ort, kind);
   if (unpoolNodes !== 'auto' && unpoolNodes !== 'all') {

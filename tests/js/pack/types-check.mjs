@@ -1,5 +1,7 @@
 // The package's types as a strict consumer compiles them (scripts/test-pack.sh):
 //   node types-check.mjs <app folder with the tarball installed> <typescript folder>
+// (onnxruntime-web and onnxruntime-node installed there too: the unpool/onnx
+// lines pass their namespaces as imported, with no cast.)
 // Under moduleResolution nodenext and bundler, strict, skipLibCheck: false:
 //  1. types-smoke.ts, types-strict.ts and every declaration file under
 //     node_modules/unpool/dist compile with no error: a shipped .d.ts that

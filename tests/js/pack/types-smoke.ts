@@ -4,6 +4,10 @@ import {
   adaptiveMaxPool2d, adaptiveMaxPool2dBackward, fractionalMaxPool3d, fractionalMaxPool3dBackward,
   AdaptiveMaxPool1d, FractionalMaxPool2d, type AdaptiveMaxPoolOptions, type FractionalMaxPoolOptions,
 } from 'unpool';
+import * as ort from 'onnxruntime-web';
+import * as ortGpu from 'onnxruntime-web/webgpu';
+import * as ortNode from 'onnxruntime-node';
+import { createSession, type CreateSessionOptions, type StepInfo, type UnpoolSession } from 'unpool/onnx';
 
 await init();
 const x: Tensor<Float32Array> = { data: new Float32Array(16), shape: [1, 1, 4, 4] };
@@ -40,4 +44,24 @@ const free: Float32Array = maxUnpool2d(output, indices, { outputSize: [4, 4] }).
 const i32: Int32Array = new MaxPool2d(2).forward(x).indices.data;
 const i64: BigInt64Array = new MaxPool2d(2, { indexType: 'int64' }).forward(x).indices.data;
 const kept: WasmTensor<Int32Array> = layer.forward(x, { resident: true }).indices;
+// unpool/onnx on each ORT namespace as imported, no cast: run() gives that
+// ORT's own Tensor (getData() is ORT's, not the runner's structural type).
+const model = new Uint8Array(0);
+const session = await createSession(model, { ort, executionProviders: ['wasm'], unpoolNodes: 'all' });
+const results = await session.run({ x: new ort.Tensor('float32', new Float32Array(4), [1, 1, 2, 2]) });
+const ortY: ort.Tensor = results.y;
+const ortData = await results.y.getData();
+const steps: readonly StepInfo[] = session.steps;
+const typed: UnpoolSession<ort.Tensor> = session;
+const gpuSession = await createSession(model, {
+  ort: ortGpu, executionProviders: [{ name: 'webgpu', device: {} }, 'wasm'], preferredOutputLocation: 'gpu-buffer',
+});
+const gpuY: ortGpu.Tensor = (await gpuSession.run({ x: new ortGpu.Tensor('float32', new Float32Array(4), [4]) }, ['y'])).y;
+// ORT's own session options pass through, typed as ORT types them.
+const nodeOptions: CreateSessionOptions<typeof ortNode> = {
+  ort: ortNode, executionProviders: ['cpu'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, fuse: false,
+};
+const nodeSession = await createSession('model.onnx', nodeOptions);
+const nodeY: ortNode.Tensor = (await nodeSession.run({ x: new ortNode.Tensor('float32', new Float32Array(4), [4]) })).y;
 export { big, y, layer, e, copied, out, simd, aOpts, aIdx, ag, fOut, fg, fmp, amp, free, i32, i64, kept };
+export { ortY, ortData, steps, typed, gpuY, nodeY };

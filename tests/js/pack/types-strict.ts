@@ -14,6 +14,8 @@ import {
   GpuTensor, initWebGPU, type GPUBufferType, type HostTensor, type OrtGpuTensorLike,
   type TfGpuDataLike, type WebGPUBackend,
 } from 'unpool/webgpu';
+import * as ort from 'onnxruntime-web';
+import { createSession } from 'unpool/onnx';
 
 // The WebAssembly entries: results in the input's class, indices by indexType.
 export async function wasmTypes(): Promise<unknown[]> {
@@ -98,4 +100,34 @@ export async function gpuTypes(gpu: WebGPUBackend, buffer: GPUBufferType, tf: Tf
   gpu.maxPool2dBackward(bytes, indices, { inputShape: [1, 1, 4, 4] });
   return [f, i32, i64, into, pooledInto, intoI64, g, gu, d, frOut, clamped, bf16, w32, w64, wtf, wort, back, same,
           notI32, notF64];
+}
+
+// unpool/onnx: createSession's options are the runner's and the given ORT's
+// own session options, checked as strictly as ORT's create() checks them.
+export async function onnxTypes(model: Uint8Array): Promise<unknown[]> {
+  const session = await createSession(model, { ort, executionProviders: ['wasm'] });
+  const feeds = { x: new ort.Tensor('float32', new Float32Array(4), [1, 1, 2, 2]) };
+  const t: ort.Tensor = (await session.run(feeds)).y;
+  // What must not compile.
+  // @ts-expect-error TS2322 unpoolNodes is 'auto' or 'all'
+  await createSession(model, { ort, unpoolNodes: 'some' });
+  // @ts-expect-error TS2322 executionProviders is an array, as in ORT
+  await createSession(model, { ort, executionProviders: 'wasm' });
+  // @ts-expect-error TS2322 an execution provider object has its name
+  await createSession(model, { ort, executionProviders: [{ device: {} }] });
+  // @ts-expect-error TS2322 results are 'cpu' or 'gpu-buffer' tensors (not ORT's 'texture' or 'ml-tensor')
+  await createSession(model, { ort, preferredOutputLocation: 'texture' });
+  // @ts-expect-error TS2561 a misspelt option (it would run as unpoolNodes 'auto')
+  await createSession(model, { ort, unpoolnodes: 'all' });
+  // @ts-expect-error TS2322 ORT's own options keep ORT's types
+  await createSession(model, { ort, graphOptimizationLevel: 'fastest' });
+  // @ts-expect-error TS2345 the ORT namespace is required
+  await createSession(model, { executionProviders: ['wasm'] });
+  // @ts-expect-error TS2739 an ORT Tensor class is not the namespace
+  await createSession(model, { ort: ort.Tensor });
+  // @ts-expect-error TS2769 feeds are ORT tensors, not typed arrays
+  await session.run({ x: new Float32Array(4) });
+  // @ts-expect-error TS2322 results are ORT Tensors (not any)
+  const notNumber: number = (await session.run(feeds)).y;
+  return [t, notNumber];
 }
