@@ -1,22 +1,36 @@
 #!/usr/bin/env bash
-# End-to-end test of the demo in the three browser engines: builds what is
-# missing, serves web/ with Vite on a free localhost port
-# (tests/demo/vite.config.mjs: web's config plus the console-error hook of
-# tests/engines/), and runs
-#   chromium  tests/demo/demo.test.mjs and webgpu.test.mjs (Debian's chromium,
-#             playwright-core): the whole page, and its WebGPU switch
-#   firefox   tests/demo/engines.test.mjs in Debian's firefox-esr
-#   webkit    tests/demo/engines.test.mjs in WebKitGTK (WebKitWebDriver, Xvfb)
-# each a stage line of its own, with a screenshot per engine in
+# End-to-end test of the demo's two pages in the three browser engines:
+# checks that the model page's SegNet is what web/model/train.py makes
+# (`train.py --check`: web/model/README.md), builds what is missing, serves
+# web/ with Vite on a free localhost port (tests/demo/vite.config.mjs: web's
+# config plus the console-error hook of tests/engines/), and runs
+#   chromium  tests/demo/demo.test.mjs and webgpu.test.mjs (Debian's
+#             chromium, playwright-core): the single-op page, and its WebGPU
+#             switch; segnet.test.mjs and segnet-webgpu.test.mjs: the model
+#             page, and the model on WebGPU (SwiftShader); segnet-built.test.mjs:
+#             the pages as `vite build` makes them
+#   firefox   tests/demo/engines.test.mjs and segnet-engines.test.mjs in
+#             Debian's firefox-esr, the model page also on WebGPU (lavapipe)
+#   webkit    the same two files in WebKitGTK (WebKitWebDriver, Xvfb)
+# each a stage line of its own, with screenshots per engine in
 # test-results/. The server and every browser, driver and Xvfb are always
 # stopped.
 #   BROWSERS="firefox webkit"   only these engines
+#   DEMO_MODEL_CHECK=full       train.py --check-full: retrain the model in full
 set -euo pipefail
 cd "$(dirname "$0")/.."
 engines=${BROWSERS:-chromium firefox webkit}
 # shellcheck source=scripts/engines.sh
 . scripts/engines.sh
 engines_ensure test-demo $engines
+# The model page's model: Debian's python3-torch; WebGPU in chromium and firefox: Mesa's lavapipe and co.
+case " $engines " in *" chromium "*|*" firefox "*) groups=(python webgpu) ;; *) groups=(python) ;; esac
+scripts/ensure-deps.sh "${groups[@]}"
+# DEMO_MODEL_CHECK=full retrains the model in full (3 to 4 minutes) instead.
+check=--check
+[ "${DEMO_MODEL_CHECK:-}" = full ] && check=--check-full
+echo "test-demo: web/model/train.py $check"
+/usr/bin/python3 web/model/train.py "$check"
 npm run build --silent
 
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
@@ -52,11 +66,13 @@ echo "test-demo: demo served at $url"
 for e in $engines; do
   engine_begin demo "$e"
   if [ "$e" = chromium ]; then
-    # demo.test.mjs without WebGPU, webgpu.test.mjs with WebGPU on SwiftShader
-    # (the backend switch); one Chromium at a time.
-    files=(tests/demo/demo.test.mjs tests/demo/webgpu.test.mjs)
+    # demo.test.mjs, segnet.test.mjs and segnet-built.test.mjs without WebGPU,
+    # webgpu.test.mjs and segnet-webgpu.test.mjs with WebGPU on SwiftShader;
+    # one Chromium at a time.
+    files=(tests/demo/demo.test.mjs tests/demo/webgpu.test.mjs tests/demo/segnet.test.mjs tests/demo/segnet-webgpu.test.mjs
+           tests/demo/segnet-built.test.mjs)
   else
-    files=(tests/demo/engines.test.mjs)
+    files=(tests/demo/engines.test.mjs tests/demo/segnet-engines.test.mjs)
   fi
   rc=0
   DEMO_URL="$url" DEMO_ENGINES="$e" timeout -k 10 900 node --test --test-concurrency=1 "${files[@]}" \

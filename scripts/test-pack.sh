@@ -49,10 +49,10 @@ exported=$(tar -xzOf "$tarball" package/package.json | node -e '
 for f in $exported package/README.md \
          package/dist/unpool.mjs package/dist/unpool.d.mts package/dist/unpool-scalar.mjs \
          package/dist/unpool-scalar.d.mts package/dist/onnx/onnx_pb.js package/dist/onnx/onnx_pb.d.ts \
-         package/docs/api.md package/CHANGELOG.md package/web/screenshot.png; do
+         package/docs/api.md package/CHANGELOG.md package/web/screenshot.png package/web/screenshot-pool.png; do
   grep -qx "$f" <<<"$listing" || { echo "test-pack: $f missing from the tarball" >&2; exit 1; }
 done
-allowed='^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/(webgpu/|onnx/)?[A-Za-z0-9_.-]+|docs/[A-Za-z0-9_-]+\.md|web/screenshot\.png)$'
+allowed='^package/(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist/(webgpu/|onnx/)?[A-Za-z0-9_.-]+|docs/[A-Za-z0-9_-]+\.md|web/screenshot(-pool)?\.png)$'
 if grep -qvE "$allowed" <<<"$listing"; then
   echo "test-pack: unexpected files in the tarball:" >&2
   grep -vE "$allowed" <<<"$listing" >&2

@@ -1,7 +1,8 @@
-// Vite serves web/ and maps the bare imports 'unpool' and 'unpool/webgpu' to
-// the entries that the package's own package.json publishes, so the page
-// loads the library exactly as a user's app would (never cpp/bindings or
-// other private files).
+// Vite serves web/ (two pages: index.html, one pool and unpool; segnet.html,
+// a SegNet run by unpool/onnx) and maps the bare imports 'unpool',
+// 'unpool/webgpu' and 'unpool/onnx' to the entries that the package's own
+// package.json publishes, so the pages load the library exactly as a user's
+// app would (never cpp/bindings or other private files).
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * The browser ESM file of the package's export `key` ('.' or './webgpu'):
+ * The browser ESM file of the package's export `key` ('.', './webgpu', './onnx'):
  * exports[key] (browser/import/default), or module / main for '.'.
  */
 function packageEntry(key) {
@@ -34,6 +35,7 @@ export default {
     alias: [
       { find: /^unpool$/, replacement: packageEntry('.') },
       { find: /^unpool\/webgpu$/, replacement: packageEntry('./webgpu') },
+      { find: /^unpool\/onnx$/, replacement: packageEntry('./onnx') },
     ],
   },
   server: {
@@ -44,5 +46,8 @@ export default {
     hmr: process.env.DEMO_NO_HMR !== '1',
   },
   optimizeDeps: { noDiscovery: true, include: [] },
-  build: { outDir: resolve(root, 'build/web'), emptyOutDir: true, target: 'es2022' },
+  build: {
+    outDir: resolve(root, 'build/web'), emptyOutDir: true, target: 'es2022',
+    rollupOptions: { input: { index: resolve(root, 'web/index.html'), segnet: resolve(root, 'web/segnet.html') } },
+  },
 };

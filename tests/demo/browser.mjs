@@ -14,9 +14,10 @@ export const WEBGPU = CHROMIUM_WEBGPU;
 /**
  * Opens `url` in a fresh profile, with Chromium flags `extra`; collects
  * console errors and the .wasm content types. Waits for the page to be
- * ready and, with WebGPU, for its first GPU run.
+ * ready and, with WebGPU, for its first GPU run. `prepare(page)` runs
+ * before the page is loaded (routes, init scripts).
  */
-export async function openDemo(url, extra = NO_WEBGPU) {
+export async function openDemo(url, extra = NO_WEBGPU, prepare = undefined) {
   const profile = mkdtempSync(join(tmpdir(), 'unpool-demo-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? CHROMIUM,
@@ -30,10 +31,13 @@ export async function openDemo(url, extra = NO_WEBGPU) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('response', (r) => {
-    if (new URL(r.url()).pathname.endsWith('.wasm')) wasmTypes.push(r.headers()['content-type']);
+    // A .wasm fetched as such; not Vite's module of its URL ('x.wasm?url').
+    const u = new URL(r.url());
+    if (u.pathname.endsWith('.wasm') && u.search === '') wasmTypes.push(r.headers()['content-type']);
   });
+  await prepare?.(page);
   await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   await settled(page);
   const close = async () => {
     await context.close();

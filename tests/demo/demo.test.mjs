@@ -263,8 +263,8 @@ test('the value type rounds the input, pools and unpools in it; rounding can mak
 modeTests(() => page);
 
 // Screenshots go to test-results/; UPDATE_SCREENSHOT=1 also refreshes the
-// README's web/screenshot.png (its timings change on every run).
-test('screenshots for people (test-results/, and web/screenshot.png on request)', async () => {
+// README's web/screenshot-pool.png (its timings change on every run).
+test('screenshots for people (test-results/, and web/screenshot-pool.png on request)', async () => {
   await sequenceGrid(page, 4, 4);
   await setPool(page, { kernel: 2, stride: 2 });
   await page.selectOption('#out-mode', 'input');
@@ -272,7 +272,7 @@ test('screenshots for people (test-results/, and web/screenshot.png on request)'
   await page.hover('#pooled .cell[data-r="0"][data-c="1"]');
   mkdirSync('test-results', { recursive: true });
   await page.screenshot({ path: 'test-results/demo.png' });
-  if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: 'web/screenshot.png' });
+  if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: 'web/screenshot-pool.png' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);  // the page redraws after a resize
   await page.screenshot({ path: 'test-results/demo-narrow.png', fullPage: true });

@@ -50,14 +50,14 @@ done
 
 # What `npm publish` would upload (--offline: without it npm first asks the
 # registry about the name, and waits out its retries when that is down):
-# package.json, README, LICENSE, CHANGELOG, the docs and the demo's
-# screenshot (the README's links), dist/ files of the shipped kinds (flat,
+# package.json, README, LICENSE, CHANGELOG, the docs and the demo's two
+# screenshots (the README's links), dist/ files of the shipped kinds (flat,
 # and in dist/webgpu/ and dist/onnx/), and each entry's files present.
 if (npm publish --dry-run --json --ignore-scripts --offline --tag runtimes-check >"$work/publish.json" 2>"$work/stderr") &&
    node -e '
      const report = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
      const files = (report.files ?? report[Object.keys(report)[0]]?.files ?? []).map((f) => f.path);
-     const intended = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|docs\/[A-Za-z0-9_-]+\.md|web\/screenshot\.png|dist\/((webgpu|onnx)\/)?[A-Za-z0-9_-]+(\.js|\.cjs|\.mjs|\.d\.ts|\.d\.cts|\.d\.mts|\.wasm))$/;
+     const intended = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|docs\/[A-Za-z0-9_-]+\.md|web\/screenshot(-pool)?\.png|dist\/((webgpu|onnx)\/)?[A-Za-z0-9_-]+(\.js|\.cjs|\.mjs|\.d\.ts|\.d\.cts|\.d\.mts|\.wasm))$/;
      const extra = files.filter((f) => !intended.test(f));
      const needed = ["dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts", "dist/inline.js",
        "dist/inline.cjs", "dist/inline.d.ts", "dist/inline.d.cts", "dist/wasm-base64.js", "dist/unpool.wasm",

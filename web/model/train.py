@@ -8,15 +8,17 @@ tests read (web/model/README.md says more):
     model.json       the training recipe, the held-out accuracy, digests
     reference.json   the page's example scenes and PyTorch's labels of them
 
-    /usr/bin/python3 web/model/train.py            train (about a minute), write the four files
-    /usr/bin/python3 web/model/train.py --check    export from weights.bin and retrain PREFIX steps:
-                                                   the committed files must come out byte for byte
+    /usr/bin/python3 web/model/train.py            train (3 to 4 minutes here), write the four files
+    /usr/bin/python3 web/model/train.py --check    export from weights.bin and retrain the first 200
+                                                   steps: the committed files must come out byte for
+                                                   byte (11 s; npm test's demo stage runs it)
     /usr/bin/python3 web/model/train.py --check-full   retrain in full: the same bytes again
     /usr/bin/python3 web/model/train.py --export   rewrite the files from weights.bin (no training),
                                                    after a change to the export or the examples
 
-Deterministic: seeded numpy and torch generators, one thread; measured bit-exact from run to run on this machine
-(a different CPU may take other kernels and round differently).
+Deterministic: seeded numpy and torch generators, one thread; measured
+bit-exact from run to run on this machine (a different CPU may take other
+kernels and round differently).
 """
 import argparse
 import hashlib

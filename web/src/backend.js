@@ -10,39 +10,21 @@ import { timed } from './timing.js';
 import { poolCall, unpoolCall } from './modes.js';
 import { valuesOf } from './dtypes.js';
 import { spatialOf, channelsOf } from './geometry.js';
+import { findAdapter } from './adapter.js';
 
 export const BACKEND_NAME = { wasm: 'WebAssembly', webgpu: 'WebGPU' };
 
 /**
  * Looks for WebGPU: {gpu, adapter} (gpu: what initWebGPU() resolves to,
- * adapter: "vendor architecture description") or {reason} when there is none.
+ * adapter: its name) or {reason} when there is none.
  */
 export async function probeWebGPU() {
-  if (!globalThis.navigator?.gpu) {
-    return {
-      reason: globalThis.isSecureContext === false
-        ? 'WebGPU needs a secure context (https:// or http://localhost); this page is not one'
-        : 'this browser has no WebGPU (navigator.gpu is missing)',
-    };
-  }
-  let adapter;
+  const found = await findAdapter();
+  if (!found.adapter) return found;
   try {
-    adapter = await navigator.gpu.requestAdapter();
-  } catch (e) {
-    return { reason: `navigator.gpu.requestAdapter() failed: ${e.message}` };
-  }
-  if (!adapter) {
-    return {
-      reason: 'navigator.gpu gave no adapter (WebGPU is turned off or blocklisted here; ' +
-        'Chromium on Linux needs --enable-unsafe-webgpu)',
-    };
-  }
-  try {
-    const device = await adapter.requestDevice();
+    const device = await found.adapter.requestDevice();
     const gpu = await initWebGPU({ device });
-    const info = adapter.info ?? {};
-    const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'unnamed adapter';
-    return { gpu, adapter: name };
+    return { gpu, adapter: found.name };
   } catch (e) {
     return { reason: `the WebGPU device could not be set up: ${e.message}` };
   }
