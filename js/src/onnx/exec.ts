@@ -16,6 +16,16 @@ const POOLS: readonly Fn[] = [maxPool1d, maxPool2d, maxPool3d];
 const UNPOOLS: readonly Fn[] = [maxUnpool1d, maxUnpool2d, maxUnpool3d];
 const name = (op: 'maxPool' | 'maxUnpool', dims: number) => `${op}${dims}d` as const;
 
+/** A pool's kernel, stride and padding, per spatial dim. */
+export interface PoolGeometry {
+  readonly kernelSize: readonly number[];
+  readonly stride: readonly number[];
+  readonly padding: readonly number[];
+}
+
+const unpoolOptions = (outputSize: readonly number[], pool?: PoolGeometry) =>
+  ({ outputSize: outputSize.slice(), ...(pool ? { kernelSize: pool.kernelSize, stride: pool.stride, padding: pool.padding } : {}) });
+
 /** A host tensor: an ORT CPU tensor ({ data, dims, type }) or a WebAssembly API result. */
 export type HostTensor = TensorResult | { data: TensorData; dims: readonly number[]; type: string };
 
@@ -26,8 +36,12 @@ export interface Exec<H> {
   pool(dims: number, x: H, options: PoolOptions): { output: H; indices: H };
   /** Per-plane indices to ONNX's flat ones, for a pooled input of shape `inputShape`. */
   toFlat(perPlane: H, inputShape: readonly number[]): H;
-  /** MaxUnpool with per-plane indices into an output of spatial size `outputSize`. */
-  unpool(dims: number, x: H, perPlane: H, outputSize: readonly number[]): H;
+  /**
+   * MaxUnpool with per-plane indices into an output of spatial size
+   * `outputSize`; `pool`, the geometry of the pool that made the indices
+   * where known, lets unpool take its faster paths (the same result).
+   */
+  unpool(dims: number, x: H, perPlane: H, outputSize: readonly number[], pool?: PoolGeometry): H;
   /**
    * ONNX's MaxUnpool as ORT computes it: every value scattered to its flat
    * index in the whole output of shape `outputShape` (an index may fall in
@@ -47,7 +61,7 @@ export const hostExec: Exec<HostTensor> = {
   shape: (t) => ('shape' in t ? t.shape : t.dims),
   pool: (dims, x, options) => call(POOLS[dims - 1], x, options),
   toFlat: (i, inputShape) => call(convertIndices, i, { from: 'pytorch', to: 'onnx', inputShape, indexType: 'int64' }),
-  unpool: (dims, x, i, outputSize) => call(UNPOOLS[dims - 1], x, i, { outputSize: outputSize.slice() }),
+  unpool: (dims, x, i, outputSize, pool) => call(UNPOOLS[dims - 1], x, i, unpoolOptions(outputSize, pool)),
   unpoolFlat(x, flat, outputShape) {
     const plane = (t: HostTensor) => [1, 1, t.data.length];
     const y = call<TensorResult>(maxUnpool1d, { data: x.data, shape: plane(x) }, { data: flat.data, shape: plane(flat) },
@@ -66,7 +80,7 @@ export function gpuExec(gpu: WebGPUBackend): Exec<GpuTensor> {
     pool: (dims, x, options) => call(ops[name('maxPool', dims)], x, options),
     toFlat: (i, inputShape) =>
       call(gpu.convertIndices, i, { from: 'pytorch', to: 'onnx', inputShape, indexType: 'int64' }),
-    unpool: (dims, x, i, outputSize) => call(ops[name('maxUnpool', dims)], x, i, { outputSize: outputSize.slice() }),
+    unpool: (dims, x, i, outputSize, pool) => call(ops[name('maxUnpool', dims)], x, i, unpoolOptions(outputSize, pool)),
     unpoolFlat(x, flat, outputShape) {
       // Views of the inputs as one plane (wraps own nothing); the result takes its shape.
       const view = (t: GpuTensor) => gpu.wrap(t.buffer as never, { shape: [1, 1, t.size], dtype: t.dtype }) as GpuTensor;

@@ -15,6 +15,7 @@ import { IntTensor, isShapeOnly, VIEW_OPS } from './shapes.js';
 export interface UnpoolStep {
   readonly kind: 'unpool';
   readonly node: OnnxNode;
+  readonly frees: readonly string[];
   /** Why unpool runs it (rules.ts). */
   readonly why: string;
   /** Spatial dims: 1, 2 or 3. */
@@ -38,6 +39,8 @@ export interface UnpoolStep {
 export interface OrtStep {
   readonly kind: 'ort';
   readonly level: number;
+  /** The values this step is a reader of (once each), done with once it has run. */
+  readonly frees: readonly string[];
   readonly nodes: readonly OnnxNode[];
   readonly inputs: readonly string[];
   readonly outputs: readonly string[];
@@ -53,6 +56,7 @@ export interface ViewStep {
   readonly kind: 'view';
   readonly node: OnnxNode;
   readonly level: number;
+  readonly frees: readonly string[];
   readonly reads: readonly string[];
   readonly shapeReads: readonly string[];
   /** Whether the view is its source's only reader, and so takes its memory over. */
@@ -60,6 +64,9 @@ export interface ViewStep {
 }
 
 export type Step = OrtStep | UnpoolStep | ViewStep;
+
+/** A step before its `frees` are known. */
+type Drafted = Omit<OrtStep, 'frees'> | Omit<UnpoolStep, 'frees'> | Omit<ViewStep, 'frees'>;
 
 export interface Plan {
   readonly graph: OnnxGraph;
@@ -72,6 +79,8 @@ export interface Plan {
   readonly constants: Map<string, IntTensor>;
   /** Values computed in JavaScript by the shapes they read (run.ts). */
   readonly memo: Map<string, IntTensor>;
+  /** The unpool steps' options by their shapes (run.ts). */
+  readonly options: Map<string, unknown>;
 }
 
 /** Spatial dims of a MaxPool or MaxUnpool: its kernel_shape's length. */
@@ -93,8 +102,12 @@ export function partition(graph: OnnxGraph, provider: ProviderKind, mode: Unpool
     if (why !== undefined) cuts.set(n, why);
   }
   const outputs = graph.outputs.map((o) => o.name);
-  const plan = (steps: Step[], whole: boolean): Plan =>
-    ({ graph, steps, whole, uses: countUses(graph, steps), constants: new Map(), memo: new Map() });
+  const plan = (drafted: Drafted[], whole: boolean): Plan => {
+    const steps = drafted.map((s): Step => ({
+      ...s, frees: [...new Set(s.kind === 'ort' ? s.inputs : [...s.reads, ...s.shapeReads])],
+    } as Step));
+    return { graph, steps, whole, uses: countUses(graph, steps), constants: new Map(), memo: new Map(), options: new Map() };
+  };
   if (cuts.size === 0) {
     return plan([{ kind: 'ort', level: 0, nodes: graph.nodes, inputs: graph.inputs.map((v) => v.name), outputs }], true);
   }
@@ -127,7 +140,7 @@ function addViews(graph: OnnxGraph, drafts: Draft[], draftOf: Map<string, Draft>
         !args.every((v) => v === '' || isShapeOnly(graph, v, shapeSources))) continue;
     const shapeReads = new Set<string>();
     for (const v of args) if (v !== '') shapeReadsOf(graph, v, shapeReads);
-    const step: Omit<ViewStep, 'level'> = { kind: 'view', node: n, reads: [x], shapeReads: [...shapeReads], takesOver };
+    const step: Omit<ViewStep, 'level' | 'frees'> = { kind: 'view', node: n, reads: [x], shapeReads: [...shapeReads], takesOver };
     const d: Draft = { node: n, reads: step.reads, shapeReads: step.shapeReads, writes: [out], step };
     drafts.push(d);
     draftOf.set(out, d);
@@ -173,7 +186,7 @@ function liveness(graph: OnnxGraph, cuts: ReadonlyMap<OnnxNode, string>, draftOf
  * another's value runs after it in the same level.
  */
 function levelSteps(graph: OnnxGraph, drafts: readonly Draft[], ortNodes: ReadonlySet<OnnxNode>,
-                    draftOf: ReadonlyMap<string, Draft>): Step[] {
+                    draftOf: ReadonlyMap<string, Draft>): Drafted[] {
   const ortLevel = new Map<OnnxNode, number>();
   const cutLevel = new Map<Draft, number>();
   const ortAt = (v: string) => {
@@ -201,7 +214,7 @@ function levelSteps(graph: OnnxGraph, drafts: readonly Draft[], ortNodes: Readon
   const constants = new Set([...ortNodes].filter((n) => n.opType === 'Constant' && n.domain === '' &&
       !outputs.has(n.outputs[0])));
   for (const c of constants) ortLevel.delete(c);
-  const steps: Step[] = [];
+  const steps: Drafted[] = [];
   const levels = Math.max(0, ...ortLevel.values(), ...cutLevel.values());
   for (let k = 0; k <= levels; ++k) {
     const own = graph.nodes.filter((n) => ortLevel.get(n) === k);
@@ -224,7 +237,7 @@ function levelSteps(graph: OnnxGraph, drafts: readonly Draft[], ortNodes: Readon
  * Marks the pools whose per-plane indices only unpool steps read (through
  * views too), never ORT or the caller: they may be int32.
  */
-function markInternal(steps: readonly Step[], outputs: readonly string[]): void {
+function markInternal(steps: readonly Drafted[], outputs: readonly string[]): void {
   const internal = (v: string): boolean => !outputs.includes(v) && steps.every((s) => {
     if (s.kind === 'ort') return !s.inputs.includes(v);
     if (s.kind === 'view' && s.reads[0] === v) return internal(s.node.outputs[0]);
@@ -238,9 +251,7 @@ function markInternal(steps: readonly Step[], outputs: readonly string[]): void 
 function countUses(graph: OnnxGraph, steps: readonly Step[]): Map<string, number> {
   const uses = new Map<string, number>();
   const use = (v: string) => uses.set(v, (uses.get(v) ?? 0) + 1);
-  for (const s of steps) {
-    for (const v of new Set(s.kind === 'ort' ? s.inputs : [...s.reads, ...s.shapeReads])) use(v);
-  }
+  for (const s of steps) for (const v of s.frees) use(v);
   for (const o of graph.outputs) use(o.name);
   return uses;
 }
@@ -250,7 +261,7 @@ interface Draft {
   readonly reads: readonly string[];
   readonly shapeReads: readonly string[];
   readonly writes: readonly string[];
-  readonly step: Omit<UnpoolStep, 'level'> | Omit<ViewStep, 'level'>;
+  readonly step: Omit<UnpoolStep, 'level' | 'frees'> | Omit<ViewStep, 'level' | 'frees'>;
 }
 
 /** The values a shape-only value reads the shapes of (its Shape nodes' inputs). */

@@ -6,12 +6,12 @@
 // last reader is done; the caller owns only what it returns.
 import { UnpoolError, UnpoolTypeError } from '../tensor.js';
 import type { ContentCheck, GpuOwner, GpuTensor } from '../webgpu/tensor.js';
-import type { Exec, HostTensor } from './exec.js';
+import type { Exec, HostTensor, PoolGeometry } from './exec.js';
 import { arePlaneOffsets } from './fuse.js';
 import { attrInts, describeNode, OnnxModelError } from './model.js';
 import type { OrtSessionLike, OrtTensorLike } from './ort.js';
 import type { OrtStep, Plan, UnpoolStep, ViewStep } from './plan.js';
-import { poolOptions, unpoolShape } from './semantics.js';
+import { PoolOptions, poolOptions, unpoolShape } from './semantics.js';
 import { evaluate, IntTensor, viewShape } from './shapes.js';
 import { Converter, Value } from './values.js';
 
@@ -58,6 +58,13 @@ class Run<H> {
   private readonly left: Map<string, number>;
   private readonly checks: PendingCheck[] = [];
   private readonly shapeCache = new Map<string, IntTensor>();
+  /**
+   * The geometry of the pool that made each per-plane indices value: an
+   * unpool of those indices back to that pool's input size may be given it
+   * (unpool's own kernels for disjoint windows are faster than the
+   * kernel-free unpool, with the same result).
+   */
+  private readonly pools = new Map<string, { options: PoolOptions; input: readonly number[] }>();
   /** The step running, and the values whose shapes its computed values read. */
   private step: UnpoolStep | ViewStep | undefined;
   private readonly shapeOf = (v: string) => this.values.get(v)?.dims;
@@ -80,7 +87,7 @@ class Run<H> {
           this.step = step;
           if (step.kind === 'view') this.viewStep(step);
           else this.unpoolStep(step);
-          this.done([...step.reads, ...step.shapeReads]);
+          this.done(step.frees);
         }
       }
       const failed = this.ctx.checkAll !== undefined && this.checks.length > 0
@@ -97,8 +104,8 @@ class Run<H> {
   }
 
   /** One fewer reader of each of `names`; a value with none left is released. */
-  private done(names: Iterable<string>): void {
-    for (const v of new Set(names)) {
+  private done(names: readonly string[]): void {
+    for (const v of names) {
       const n = (this.left.get(v) ?? 0) - 1;
       this.left.set(v, n);
       if (n <= 0) this.values.get(v)?.release();
@@ -118,7 +125,7 @@ class Run<H> {
     for (const name of step.outputs) {
       this.put(name, out[name].dims, (v) => { v.ort = out[name]; v.ortOwned = true; });
     }
-    this.done(step.inputs);
+    this.done(step.frees);
   }
 
   /** Value `name` as the backend's tensor. */
@@ -171,6 +178,18 @@ class Run<H> {
     return out;
   }
 
+  /** `make()`'s result for `key`, kept for later runs (a step's options for its shapes). */
+  private cached<T>(key: string, make: () => T): T {
+    const memo = this.ctx.plan.options;
+    let v = memo.get(key) as T | undefined;
+    if (v === undefined) {
+      v = make();
+      if (memo.size > 1024) memo.clear();
+      memo.set(key, v);
+    }
+    return v;
+  }
+
   /** The same memory under another shape; a shared buffer's source lives as long as the view. */
   private viewStep(step: ViewStep): void {
     const { exec, convert } = this.ctx;
@@ -219,8 +238,10 @@ class Run<H> {
     const shape = exec.shape(x);
     // int32 per-plane indices where only unpool reads them (and a plane's offsets fit).
     const narrow = p.internal === true && !this.fetches.includes(p.perPlane!.value) && product(shape.slice(2)) < 2 ** 31;
-    const options = { ...poolOptions(node, shape, dims), ...(narrow ? { indexType: 'int32' as const } : {}) };
+    const options = this.cached(`${node.index}|${shape}|${narrow}`,
+                                () => ({ ...poolOptions(node, shape, dims), ...(narrow ? { indexType: 'int32' as const } : {}) }));
     const { output, indices } = exec.pool(dims, x, options);
+    if (p.perPlane !== undefined) this.pools.set(p.perPlane.value, { options, input: shape });
     if (p.flat !== undefined) this.made(p.flat, exec.toFlat(indices, shape));
     this.made(p.y, output);
     this.made(p.perPlane?.value, indices);
@@ -239,7 +260,8 @@ class Run<H> {
     const { node, dims } = step;
     const x = this.input(u.x);
     const xShape = exec.shape(x);
-    const outShape = unpoolShape(node, xShape, dims, u.outputShape !== undefined ? this.ints(u.outputShape) : undefined);
+    const given = u.outputShape !== undefined ? this.ints(u.outputShape) : undefined;
+    const outShape = this.cached(`${node.index}|${xShape}|${given?.data}`, () => unpoolShape(node, xShape, dims, given));
     if (u.offsets === undefined) {
       this.made(u.y, exec.unpoolFlat(x, this.input(u.indices), outShape));
       return;
@@ -250,7 +272,23 @@ class Run<H> {
       throw new OnnxModelError(`${describeNode(node)}: the offsets added to its indices ('${u.offsets.value}') ` +
           'are not its output\'s plane offsets at this run; the runner fuses only that arithmetic');
     }
-    this.made(u.y, exec.unpool(dims, x, this.input(u.indices), spatial));
+    this.made(u.y, exec.unpool(dims, x, this.input(u.indices), spatial, this.kernelOf(u.indices, xShape, spatial)));
+  }
+
+  /**
+   * The kernel, stride and padding of the pool whose per-plane indices an
+   * unpool reads, where the unpool goes back to that pool's input size (a
+   * size PyTorch's rule accepts for them) and the pool has no dilation.
+   */
+  private kernelOf(indices: string, x: readonly number[], spatial: readonly number[]): PoolGeometry | undefined {
+    const p = this.pools.get(indices);
+    if (p === undefined || p.options.dilation.some((d) => d !== 1)) return undefined;
+    const { kernelSize, stride, padding } = p.options;
+    const fits = spatial.every((out, i) => {
+      const def = (x[i + 2] - 1) * stride[i] - 2 * padding[i] + kernelSize[i];
+      return out === p.input[i + 2] && out > def - stride[i] && out < def + stride[i];
+    });
+    return fits ? { kernelSize, stride, padding } : undefined;
   }
 
   /** A returned value: an ORT tensor where the caller asked for it (`location`), owned by the caller. */

@@ -327,8 +327,11 @@ class Session {
   run(feeds: Readonly<Record<string, OrtTensorLike>>, a?: unknown, b?: unknown): Promise<Record<string, OrtTensorLike>> {
     const fetches = Array.isArray(a) ? a as string[] : this.outputNames;
     const options = Array.isArray(a) ? b : a;
+    const { plan, sessions } = this.ctx;
     const run = this.queue.then(() => {
       this.checkRun(feeds, fetches);
+      // A model ORT runs whole is its one session's run, as ORT's own.
+      if (plan.whole) return sessions[0]!.run(feeds as never, fetches as never, options as never);
       return runPlan(this.ctx, feeds, fetches, options);
     });
     this.queue = run.catch(() => undefined);
