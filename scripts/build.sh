@@ -40,7 +40,8 @@ if [ ! -f dist/webgpu/shaders.js ] || [ -n "$(find js/src/webgpu/wgsl -newer dis
 fi
 # tsc only when a source is newer than its output.
 if [ ! -f dist/index.js ] || [ -n "$(find js/src tsconfig.json -newer dist/index.js -print -quit)" ]; then
-  npx tsc -p tsconfig.json
+  # tsc writes its outputs even when it fails: then none may look newer than the sources.
+  npx tsc -p tsconfig.json || { rm -f dist/index.js; exit 1; }
   touch dist/index.js
 fi
 # The outputs of a source since removed or renamed would still be packed

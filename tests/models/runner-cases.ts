@@ -133,6 +133,30 @@ export function runnerCases(side: RunnerSide): void {
     await s.release();
   });
 
+  it('run(feeds, fetches, options) gives the fetches alone, as ORT does (a whole model too)', async () => {
+    const bytes = model({
+      inputs: [['x', FLOAT]], outputs: [['y', FLOAT], ['i', INT64]],
+      nodes: [{ op: 'MaxPool', name: 'p', inputs: ['x'], outputs: ['y', 'i'], attrs: { kernel_shape: [2, 2], strides: [2, 2] } }],
+    });
+    const s = await createSession(bytes, options);
+    // On a CPU EP ORT runs this model whole, and run() is its session's run.
+    expect(s.steps.map((st) => st.kind)).toEqual(gpu ? ['unpool'] : ['ort']);
+    const data = input(2 * 3 * 4 * 6);
+    const x = () => new ort.Tensor('float32', data, [2, 3, 4, 6]);
+    const ref = await alone(bytes);
+    const want = await ref.run({ x: new reference.ort.Tensor('float32', data, [2, 3, 4, 6]) });
+    const got = await s.run({ x: x() }, ['i'], { logSeverityLevel: 3 });
+    expect(Object.keys(got)).toEqual(['i']);
+    expect(bits(await dataOf(got.i as TensorLike))).toEqual(bits(want.i.data));
+    got.i.dispose();
+    const both = await s.run({ x: x() }, { logSeverityLevel: 3 });
+    expect(Object.keys(both).sort()).toEqual(['i', 'y']);
+    expect(bits(await dataOf(both.y as TensorLike))).toEqual(bits(want.y.data));
+    for (const t of Object.values(both)) t.dispose();
+    await ref.release();
+    await s.release();
+  });
+
   it('refuses what it cannot run, naming the node, the attribute and what to do', async () => {
     const withAttrs = (attrs: Record<string, number | number[] | string>) => model({
       inputs: [['x', FLOAT]], outputs: [['y', FLOAT], ['i', INT64]],
