@@ -12,14 +12,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
                 '.wasm': 'application/wasm', '.json': 'application/json' };
 
-/**
- * Runs `use(open)` with Chromium up (`flags`: its extra command-line flags;
- * `headless`), where `open(page, log)` loads bench/js/<page> (with its
- * query) and resolves to the `window.benchResult` it sets; `log` gets the
- * page's console lines that start with 'bench: '.
- */
-export async function withChromium({ flags, headless = true, timeoutMs }, use) {
-  const { chromium } = await import('playwright-core');
+/** The repository on a free 127.0.0.1 port: { server, base } (close the server when done). */
+export async function serveRoot() {
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     const file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
@@ -31,7 +25,18 @@ export async function withChromium({ flags, headless = true, timeoutMs }, use) {
     res.end(readFileSync(file));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${server.address().port}`;
+  return { server, base: `http://127.0.0.1:${server.address().port}` };
+}
+
+/**
+ * Runs `use(open)` with Chromium up (`flags`: its extra command-line flags;
+ * `headless`), where `open(page, log)` loads bench/js/<page> (with its
+ * query) and resolves to the `window.benchResult` it sets; `log` gets the
+ * page's console lines that start with 'bench: '.
+ */
+export async function withChromium({ flags, headless = true, timeoutMs }, use) {
+  const { chromium } = await import('playwright-core');
+  const { server, base } = await serveRoot();
   const profile = mkdtempSync(path.join(os.tmpdir(), 'unpool-bench-chromium-'));
   try {
     const context = await chromium.launchPersistentContext(profile, {

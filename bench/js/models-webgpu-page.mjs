@@ -82,7 +82,9 @@ try {
   }
   const runs = [];
   for (let r = 0; r < 3; ++r) runs.push(await runCases(timed, { reps, minBatchMs: 50, warmupMs: 500 }));
-  const result = { bundle, model: name, shape, adapter: '', us: {} };
+  const info = device.adapterInfo ?? {};
+  const adapter = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ');
+  const result = { bundle, model: name, shape, adapter, us: {}, runs };
   for (const k of Object.keys(timed)) result.us[k] = median(runs.map((x) => x[k]));
   window.benchResult = result;
 } catch (e) {
