@@ -5,7 +5,7 @@ import { numberGrid, resizeGrid, IMAGES, imageFromFile } from './sources.js';
 import { readPoolParams, outputRanges, chooseOutputSize, showSourceControls, arrowMove } from './controls.js';
 import { renderPanels, renderLegend } from './panels.js';
 import { highlight } from './highlight.js';
-import { cellFromPointer } from './view.js';
+import { cellFromPointer, onFileDrop } from './view.js';
 import { formatMs, simdStatus } from './timing.js';
 import { POOL_FN, readModeParams, newSamples, showMode } from './modes.js';
 import { windowSpan, writesOf, pooledPlane } from './geometry.js';
@@ -190,14 +190,7 @@ function wireInputs() {
   let seed = 1;
   $('fill-rand').addEventListener('click', () => setSource(numberGrid(...gridSize(), 'random', seed++)));
   $('file').addEventListener('change', (e) => loadFile(e.target.files[0]));
-  const panel = $('p-input');
-  panel.addEventListener('dragover', (e) => { e.preventDefault(); panel.classList.add('drag'); });
-  panel.addEventListener('dragleave', () => panel.classList.remove('drag'));
-  panel.addEventListener('drop', (e) => {
-    e.preventDefault();
-    panel.classList.remove('drag');
-    loadFile(e.dataTransfer.files[0]);
-  });
+  onFileDrop($('p-input'), loadFile);
   $('new-samples').addEventListener('click', () => { newSamples(); run(); });
   const controls = ['dtype', 'mode', 'a-out-h', 'a-out-w', 'f-kernel', 'f-out-h', 'f-out-w',
     'kernel', 'stride', 'padding', 'dilation', 'ceil', 'out-mode', 'out-h', 'out-w', 'channel'];

@@ -142,3 +142,14 @@ export function cellFromPointer(stage, event) {
   const c = Math.floor(((event.clientX - rect.left) / rect.width) * W);
   return r >= 0 && r < H && c >= 0 && c < W ? { r, c } : null;
 }
+
+/** Calls `load(file)` with a file dropped on `panel`, which has class 'drag' while one is over it. */
+export function onFileDrop(panel, load) {
+  panel.addEventListener('dragover', (e) => { e.preventDefault(); panel.classList.add('drag'); });
+  panel.addEventListener('dragleave', () => panel.classList.remove('drag'));
+  panel.addEventListener('drop', (e) => {
+    e.preventDefault();
+    panel.classList.remove('drag');
+    load(e.dataTransfer?.files?.[0]);
+  });
+}

@@ -5,6 +5,7 @@
 import { SIZE, SHAPES, blankScene, copyScene, paint, randomScene, randomShape } from './scenes.js';
 import { sceneFromFile } from './image-file.js';
 import { rng } from '../sources.js';
+import { onFileDrop } from '../view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -110,14 +111,7 @@ export class ImageInput {
       if (prev) this.set(prev, true);
     });
     $('blank').addEventListener('click', () => { $('source').value = 'blank'; this.set(blankScene()); });
-    const panel = $('p-input');
-    panel.addEventListener('dragover', (e) => { e.preventDefault(); panel.classList.add('drag'); });
-    panel.addEventListener('dragleave', () => panel.classList.remove('drag'));
-    panel.addEventListener('drop', (e) => {
-      e.preventDefault();
-      panel.classList.remove('drag');
-      this.loadFile(e.dataTransfer?.files?.[0]);
-    });
+    onFileDrop($('p-input'), (f) => this.loadFile(f));
     let start = null;
     this.stage.addEventListener('pointerdown', (e) => {
       if (!this.stage.firstElementChild) return;

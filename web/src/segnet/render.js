@@ -103,17 +103,3 @@ export function drawSwitches(stage, h, w, side, plane, pooled, geo) {
     return pooled[i] > 0 ? rgb : rgb.map((v, j) => Math.round(0.3 * v + 0.7 * ZERO[j]));
   });
 }
-
-/** The k x k legend of switch colours. */
-export function drawSwitchLegend(el, k) {
-  el.replaceChildren();
-  el.style.gridTemplateColumns = `repeat(${k}, 12px)`;
-  for (let a = 0; a < k; a++) {
-    for (let b = 0; b < k; b++) {
-      const sw = document.createElement('span');
-      sw.style.background = css(offsetRgb(a, b, k));
-      sw.title = `row ${a}, col ${b} of the window`;
-      el.append(sw);
-    }
-  }
-}

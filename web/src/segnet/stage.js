@@ -3,7 +3,8 @@
 // unpooled) read from the run's result and drawn at one size, and the
 // hovered or focused cell with its explanation (explain.js).
 import { cellFromPointer } from '../view.js';
-import { boxSide, drawSwitchLegend, drawSwitches, drawValues, planeMax } from './render.js';
+import { renderLegend } from '../panels.js';
+import { boxSide, drawSwitches, drawValues, planeMax } from './render.js';
 import { explain, moveSelection } from './explain.js';
 
 const $ = (id) => document.getElementById(id);
@@ -68,7 +69,7 @@ export class StageView {
     drawValues(this.maps.pooled, h, w, s, p.pooled, hiEnc);
     const geo = { kernel: stage.kernel, stride: stage.stride, pads: stage.pads, dilation: stage.dilation, H, W, h, w };
     drawSwitches(this.maps.switches, h, w, s, p.switches, p.pooled, geo);
-    drawSwitchLegend($('switch-legend'), stage.kernel[0]);
+    renderLegend($('switch-legend'), stage.kernel[0]);
     drawValues(this.maps.decoder, h, w, s, p.decoder, hiDec);
     drawValues(this.maps.unpooled, H, W, s, p.unpooled, hiDec);
     for (const k of MAPS) {
