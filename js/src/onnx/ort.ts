@@ -26,7 +26,8 @@ export interface OrtSessionLike {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   readonly outputMetadata?: readonly OrtValueMetadata[];
-  run(feeds: never, options?: never): Promise<Record<string, OrtTensorLike>>;
+  /** run(feeds, options?) or run(feeds, fetches, options?), as ORT's. */
+  run(feeds: never, fetchesOrOptions?: never, options?: never): Promise<Record<string, OrtTensorLike>>;
   release(): Promise<void>;
 }
 

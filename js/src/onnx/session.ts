@@ -331,10 +331,7 @@ class Session {
     const run = this.queue.then(() => {
       this.checkRun(feeds, fetches);
       // A model ORT runs whole is its one session's run, as ORT's own.
-      if (plan.whole) {
-        const whole = sessions[0] as unknown as { run(f: unknown, n: unknown, o: unknown): Promise<Record<string, OrtTensorLike>> };
-        return whole.run(feeds, fetches, options);
-      }
+      if (plan.whole) return sessions[0]!.run(feeds as never, fetches as never, options as never);
       return runPlan(this.ctx, feeds, fetches, options);
     });
     // The queue holds no result: the outputs are the caller's, and the queue
