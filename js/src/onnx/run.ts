@@ -169,25 +169,12 @@ class Run<H> {
       return { dims: 'shape' in t ? t.shape : t.dims, data: Array.from(t.data as ArrayLike<number | bigint>, BigInt) };
     }
     const key = `${name}|${this.step!.shapeReads.map((r) => this.shapeOf(r)?.join('x')).join(';')}`;
-    let out = plan.memo.get(key);
-    if (out === undefined) {
-      out = evaluate(plan.graph, name, this.shapeOf, this.shapeCache, plan.constants);
-      if (plan.memo.size > 1024) plan.memo.clear();
-      plan.memo.set(key, out);
-    }
-    return out;
+    return remember(plan.memo, key, () => evaluate(plan.graph, name, this.shapeOf, this.shapeCache, plan.constants));
   }
 
   /** `make()`'s result for `key`, kept for later runs (a step's options for its shapes). */
   private cached<T>(key: string, make: () => T): T {
-    const memo = this.ctx.plan.options;
-    let v = memo.get(key) as T | undefined;
-    if (v === undefined) {
-      v = make();
-      if (memo.size > 1024) memo.clear();
-      memo.set(key, v);
-    }
-    return v;
+    return remember(this.ctx.plan.options as Map<string, T>, key, make);
   }
 
   /** The same memory under another shape; a shared buffer's source lives as long as the view. */
@@ -304,4 +291,18 @@ class Run<H> {
     v.gpuOwned = false;
     return t;
   }
+}
+
+/**
+ * `memo`'s value for `key`, made by `make()` the first time; a memo of over
+ * 1024 entries starts afresh (a model runs at few shapes).
+ */
+function remember<T>(memo: Map<string, T>, key: string, make: () => T): T {
+  let v = memo.get(key);
+  if (v === undefined) {
+    v = make();
+    if (memo.size > 1024) memo.clear();
+    memo.set(key, v);
+  }
+  return v;
 }
