@@ -263,7 +263,7 @@ test('the value type rounds the input, pools and unpools in it; rounding can mak
 modeTests(() => page);
 
 // Screenshots go to test-results/; UPDATE_SCREENSHOT=1 also refreshes the
-// README's web/screenshot-pool.png (its timings change on every run).
+// docs/demo.md's web/screenshot-pool.png (its timings change on every run).
 test('screenshots for people (test-results/, and web/screenshot-pool.png on request)', async () => {
   await sequenceGrid(page, 4, 4);
   await setPool(page, { kernel: 2, stride: 2 });
